@@ -1,0 +1,54 @@
+"""`attnlab` on the command line: one subcommand per module, each `add_parser` + `run`.
+
+Wrong options get one clear line on stderr and exit code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from attnlab.params import ParamError
+
+# subcommand -> module under attnlab.cli; each defines add_parser(subparsers) and run(args) -> int
+SUBCOMMANDS = ("serve", "train", "reproduce", "figure")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="attnlab",
+        description="An interactive lesson on attention and Transformers for robot learning.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name in SUBCOMMANDS:
+        try:
+            module = importlib.import_module(f"attnlab.cli.{name}")
+        except ModuleNotFoundError as err:  # a subcommand not built yet
+            if err.name != f"attnlab.cli.{name}":
+                raise
+            continue
+        module.add_parser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_help()
+        return 0
+    try:
+        return int(args.run(args) or 0)
+    except ParamError as err:
+        print(f"attnlab {args.command}: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"attnlab {args.command}: interrupted", file=sys.stderr)
+        return 130
