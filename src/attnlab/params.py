@@ -54,7 +54,8 @@ class Param:
             return "true or false"
         if self.kind == "vector":
             return f"{self.length} numbers in [{_fmt(self.lo)}, {_fmt(self.hi)}]"
-        return f"{'an integer' if self.kind == 'int' else 'a number'} in [{_fmt(self.lo)}, {_fmt(self.hi)}]"
+        what = "an integer" if self.kind == "int" else "a number"
+        return f"{what} in [{_fmt(self.lo)}, {_fmt(self.hi)}]"
 
     def describe(self) -> dict[str, Any]:
         """Plain data for `--help`, the web API and the page's controls."""

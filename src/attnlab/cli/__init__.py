@@ -21,13 +21,14 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser; with `only`, just that subcommand is built (its imports can be heavy)."""
     parser = _Parser(
         prog="attnlab",
         description="An interactive lesson on attention and Transformers for robot learning.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name in SUBCOMMANDS:
+    for name in SUBCOMMANDS if only not in SUBCOMMANDS else (only,):
         try:
             module = importlib.import_module(f"attnlab.cli.{name}")
         except ModuleNotFoundError as err:  # a subcommand not built yet
@@ -39,7 +40,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
         parser.print_help()

@@ -1,0 +1,80 @@
+"""The registry behind `attnlab reproduce`: every number the lesson states, measured.
+
+Ids come from shared/CLAIMS.md and are stable: code, tests, the page and the lesson's text
+("try it" tasks, `{{F2.2.steps}}` placeholders) all refer to them. Each figure area has a module
+(`fig1` … `fig7`) with a `CHECKS` tuple; an id may have a fast check and a slow one (a multi-seed
+sweep), and `full=True` prefers the slow one.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable, Sequence
+from functools import cache
+
+from attnlab.claims.base import ClaimCheck, ClaimResult
+from attnlab.params import ParamError
+
+__all__ = ["CLAIM_IDS", "ClaimCheck", "ClaimResult", "all_checks", "run_claim", "run_claims"]
+
+CLAIM_IDS: tuple[str, ...] = (
+    *(f"F1.{i}" for i in range(1, 5)),
+    *(f"F2.{i}" for i in range(1, 10)),
+    *(f"F3.{i}" for i in range(1, 4)),
+    *(f"F4.{i}" for i in range(1, 5)),
+    *(f"F5.{i}" for i in range(1, 4)),
+    *(f"F6.{i}" for i in range(1, 4)),
+    *(f"F7.{i}" for i in range(1, 6)),
+    "M1",
+    "M2",
+    *(f"E{i}" for i in range(1, 6)),
+)
+
+_MODULES = ("fig1", "fig2", "fig3", "fig4", "fig5", "fig6", "fig7")
+
+
+@cache
+def all_checks() -> dict[str, tuple[ClaimCheck, ...]]:
+    """id → its checks (fast first), in the order of CLAIM_IDS."""
+    found: dict[str, list[ClaimCheck]] = {}
+    for name in _MODULES:
+        module = importlib.import_module(f"attnlab.claims.{name}")
+        for check in module.CHECKS:
+            found.setdefault(check.id, []).append(check)
+    return {
+        cid: tuple(sorted(found[cid], key=lambda c: c.slow)) for cid in CLAIM_IDS if cid in found
+    }
+
+
+def _pick(checks: Sequence[ClaimCheck], full: bool) -> ClaimCheck:
+    slow = [c for c in checks if c.slow]
+    fast = [c for c in checks if not c.slow]
+    if full and slow:
+        return slow[0]
+    return fast[0] if fast else slow[0]
+
+
+@cache
+def run_claim(claim_id: str, full: bool = False) -> ClaimResult:
+    """Measure one claim (cached: the engine is deterministic for fixed seeds)."""
+    checks = all_checks()
+    if claim_id not in checks:
+        raise ParamError("only", f"unknown claim id {claim_id!r}; ids look like F2.2, M1, E3")
+    return _pick(checks[claim_id], full).run()
+
+
+def select(ids: Iterable[str] | None) -> list[str]:
+    """Validated claim ids, in registry order."""
+    if ids is None:
+        return list(all_checks())
+    wanted = [i.strip() for i in ids if i.strip()]
+    known = all_checks()
+    for cid in wanted:
+        if cid not in known:
+            raise ParamError("only", f"unknown claim id {cid!r}; ids look like F2.2, M1, E3")
+    return [cid for cid in known if cid in wanted]
+
+
+def run_claims(ids: Iterable[str] | None = None, full: bool = False) -> list[ClaimResult]:
+    """Measure the selected claims (all by default)."""
+    return [run_claim(cid, full) for cid in select(ids)]

@@ -1,0 +1,65 @@
+"""`attnlab figure NAME --set key=value … [--json]`: any figure's data, as the page gets it."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from rich.console import Console
+from rich.table import Table
+
+from attnlab.figures import MODULES, compute_figure, figure_module
+from attnlab.params import parse_assignments
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "figure",
+        help="print one figure's data (every number the page shows)",
+        description="Compute one figure of the lesson. "
+        "`attnlab figure NAME --help` lists its settings.",
+    )
+    names = p.add_subparsers(dest="figure", metavar="NAME", required=True)
+    for name in MODULES:
+        module = figure_module(name)
+        fp = names.add_parser(
+            name,
+            help=(module.__doc__ or "").strip().splitlines()[0],
+            description=(module.__doc__ or "").strip().splitlines()[0],
+            epilog=_settings_text(module.PARAMS),
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        fp.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+        fp.add_argument("--json", action="store_true", help="print the whole data as JSON")
+        fp.set_defaults(run=run)
+
+
+def _settings_text(params) -> str:
+    lines = ["settings (--set KEY=VALUE):"]
+    for p in params:
+        lines.append(f"  {p.name:<12} {p.range_text()}; default {p.default}")
+        if p.help:
+            lines.append(f"  {'':<12} {p.help}")
+    return "\n".join(lines)
+
+
+def _summary(data: dict) -> Table:
+    table = Table(title=f"figure {data['figure']}", show_header=False)
+    for key, value in data.items():
+        if isinstance(value, (int, float, str, bool)) or value is None:
+            table.add_row(key, str(value))
+        elif isinstance(value, list):
+            table.add_row(key, f"list of {len(value)}")
+        elif isinstance(value, dict):
+            scalars = [f"{k}={v}" for k, v in value.items() if not isinstance(v, (list, dict))]
+            table.add_row(key, ", ".join(scalars) or f"{len(value)} keys")
+    return table
+
+
+def run(args: argparse.Namespace) -> int:
+    data = compute_figure(args.figure, parse_assignments(args.set))
+    if args.json:
+        print(json.dumps(data, ensure_ascii=False, allow_nan=False))
+    else:
+        Console().print(_summary(data))
+    return 0
