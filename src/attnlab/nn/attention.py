@@ -32,7 +32,8 @@ def attention_forward(
     c = 1.0 / np.sqrt(q.shape[-1]) if scale else 1.0
     s = (q @ np.swapaxes(k, -1, -2)) * c  # (..., n_q, n_k) scores
     alpha = softmax(s, axis=-1, mask=mask)  # (..., n_q, n_k) each row sums to 1
-    out = alpha @ v  # (..., n_q, d_v) weighted average of the values
+    with np.errstate(under="ignore"):  # weights of ~1e-300 times a value are 0, harmlessly
+        out = alpha @ v  # (..., n_q, d_v) weighted average of the values
     return out, alpha, (q, k, v, alpha, c)
 
 
@@ -43,9 +44,10 @@ def attention_backward(dout: Array, cache: tuple) -> tuple[Array, Array, Array]:
     ∂L/∂q = c·∂L/∂s k and ∂L/∂k = c·(∂L/∂s)ᵀ q. Masked weights are 0, so they pass no gradient.
     """
     q, k, v, alpha, c = cache
-    dv = np.swapaxes(alpha, -1, -2) @ dout
-    dalpha = dout @ np.swapaxes(v, -1, -2)
-    ds = softmax_backward(dalpha, alpha) * c
+    with np.errstate(under="ignore"):  # saturated rows: tiny weights underflow to 0, harmlessly
+        dv = np.swapaxes(alpha, -1, -2) @ dout
+        dalpha = dout @ np.swapaxes(v, -1, -2)
+        ds = softmax_backward(dalpha, alpha) * c
     dq = ds @ k
     dk = np.swapaxes(ds, -1, -2) @ q
     # Broadcast inputs (e.g. one k shared by a batch of q) get their gradients summed back.

@@ -1,0 +1,77 @@
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from attnlab.figures import compute_figure
+from attnlab.params import ParamError
+
+
+def test_default_is_causal_with_cache_after_the_last_action():
+    data = compute_figure("kv-cache")
+    assert data["settings"] == {"mask": "causal", "cache": True, "step": 8, "seed": 0}
+    assert data["tokens"][:6] == ["I1", "I2", "I3", "I4", "P", "T"] and len(data["tokens"]) == 14
+    assert data["count_total"] == data["count_so_far"] == 105
+    assert data["rows_computed"] == [13] and data["count_now"] == 14
+    json.dumps(data)
+
+
+@pytest.mark.parametrize("mask", ["causal", "block", "bidirectional"])
+@pytest.mark.parametrize("cache", [True, False])
+def test_cells_agree_with_the_counts(mask, cache):
+    for step in (0, 3, 8):
+        data = compute_figure("kv-cache", {"mask": mask, "cache": cache, "step": step})
+        cells = np.array(data["cells"])
+        assert cells.shape == (14, 14) and set(np.unique(cells)) <= set(data["states"])
+        assert (cells == "computed").sum() == data["count_now"]
+        assert data["passes"][step]["computed"] == data["count_now"]
+        assert data["count_so_far"] == sum(p["computed"] for p in data["passes"][: step + 1])
+        assert (cells == "stale").sum() == data["stale_now"]
+        assert (cells == "future").sum() == 14 * 14 - (6 + step) ** 2
+        allowed = np.array(data["mask_matrix"])
+        assert not ((cells == "computed") & ~allowed).any()
+
+
+def test_totals_for_every_combination():
+    totals = compute_figure("kv-cache")["totals"]
+    assert totals["causal"] == {"cached": 105, "uncached": 525}
+    assert totals["block"] == {"cached": 120, "uncached": 660}
+    assert totals["bidirectional"]["uncached"] == 960
+
+
+def test_only_bidirectional_with_cache_has_stale_cells():
+    for mask in ("causal", "block", "bidirectional"):
+        for cache in (True, False):
+            data = compute_figure("kv-cache", {"mask": mask, "cache": cache, "step": 5})
+            stale = sum(p["stale"] for p in data["passes"])
+            assert (stale > 0) == (mask == "bidirectional" and cache)
+
+
+def test_the_real_model_agrees_only_when_the_mask_allows_caching():
+    data = compute_figure("kv-cache", {"mask": "block", "seed": 7})
+    model = data["model"]
+    assert model["max_abs_diff"]["causal"] <= 1e-12 and model["max_abs_diff"]["block"] <= 1e-12
+    assert model["max_abs_diff"]["bidirectional"] > 1e-3
+    assert model["exact"] == {"causal": True, "block": True, "bidirectional": False}
+    assert data["cache_exact"] is True
+    assert model["kv_diff_by_layer"]["bidirectional"][0] <= 1e-12  # layer 1 is still right
+    assert model["kv_diff_by_layer"]["bidirectional"][1] > 1e-3
+
+
+@pytest.mark.parametrize(
+    ("raw", "name"),
+    [
+        ({"step": 9}, "step"),
+        ({"step": -1}, "step"),
+        ({"mask": "sliding"}, "mask"),
+        ({"cache": "perhaps"}, "cache"),
+        ({"seed": float("nan")}, "seed"),
+        ({"seed": 10**9}, "seed"),
+    ],
+)
+def test_invalid_settings_name_the_setting(raw, name):
+    with pytest.raises(ParamError) as err:
+        compute_figure("kv-cache", raw)
+    assert err.value.name == name
