@@ -1,0 +1,240 @@
+"""Claims F3.1–F3.3 (§4 part 1, FIG 3: why divide by √d_k) and exercise E1.
+
+The fast checks measure FIG 3 at its default seed; the slow ones (`attnlab reproduce --full`)
+repeat the measurement over SWEEP_SEEDS seeds and report median and 10th–90th percentile, since
+the lesson's numbers come from one seed of its own.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import numpy as np
+
+from attnlab.claims.base import ClaimCheck, ClaimResult
+from attnlab.figures import scaling
+from attnlab.plain import plain
+
+SWEEP_SEEDS = 50
+SWEEP_GRID = (1, 64, 256, 512, 1024)
+LARGE = (256, 512, 1024)  # "d_k ≥ 256" on FIG 3's grid
+JACOBIAN_RATIO = (0.23, 0.43)  # "about a third": 1/3 ± 0.1
+E1_PAIRS = 40_000  # independent (q, k) pairs for exercise 1's variance
+
+
+def _at(curve: tuple[float, ...] | list[float], d_k: int) -> float:
+    return float(curve[list(scaling.GRID_D_K).index(d_k)])
+
+
+def default_curves() -> dict[str, dict[int, float]]:
+    """FIG 3's curves at its default seed, keyed by name, then by d_k."""
+    c = scaling.curves(scaling.DEFAULT_SEED)
+    return {name: {d: _at(v, d) for d in scaling.GRID_D_K} for name, v in c.items()}
+
+
+@lru_cache(maxsize=1)
+def seed_sweep(n_seeds: int = SWEEP_SEEDS) -> dict[str, np.ndarray]:
+    """FIG 3's statistics for seeds 0 … n_seeds − 1: name → (n_seeds, len(SWEEP_GRID))."""
+    rows: dict[str, list[list[float]]] = {}
+    for seed in range(n_seeds):
+        pool = scaling.draw_components(np.random.default_rng(seed), scaling.D_K_MAX)
+        for name, values in scaling.curves_from(pool, SWEEP_GRID).items():
+            rows.setdefault(name, []).append(values)
+        rows.setdefault("std_unscaled_64", []).append([float(scaling.scores_from(pool, 64).std())])
+    return {name: np.array(v) for name, v in rows.items()}
+
+
+def _column(table: np.ndarray, d_k: int) -> np.ndarray:
+    """One d_k of a seed_sweep table: its value for every seed, shape (n_seeds,)."""
+    return table[:, SWEEP_GRID.index(d_k)]
+
+
+def _spread(x: np.ndarray) -> str:
+    p10, med, p90 = np.percentile(x, [10, 50, 90])
+    return f"median {med:.3f} (10–90%: {p10:.3f}–{p90:.3f})"
+
+
+def _pcts(x: np.ndarray) -> dict[str, float]:
+    p10, med, p90 = np.percentile(x, [10, 50, 90])
+    return {"median": float(med), "p10": float(p10), "p90": float(p90)}
+
+
+F3_1 = dict(
+    id="F3.1",
+    statement="Without scaling, d_k ≥ 256 saturates the softmax: one key takes most of the "
+    "weight and the Jacobian shrinks to a fraction of the scaled one",
+    lesson="unscaled, d_k ≥ 256: mean max weight > 0.9 (about 0.93 at 256); Jacobian norm "
+    "about a third of the scaled one (三成 at 256)",
+)
+
+
+def check_f3_1() -> ClaimResult:
+    c = default_curves()
+    mw = c["curve_max_weight_unscaled"]
+    ratio = {
+        d: c["curve_jacobian_norm_unscaled"][d] / c["curve_jacobian_norm_scaled"][d] for d in LARGE
+    }
+    lo, hi = JACOBIAN_RATIO
+    ok = all(mw[d] > 0.9 for d in LARGE) and lo <= ratio[256] <= hi
+    ok = ok and all(ratio[d] <= hi for d in LARGE)
+    return ClaimResult(
+        **F3_1,
+        measured=f"seed {scaling.DEFAULT_SEED}: max weight {mw[256]:.3f} / {mw[512]:.3f} / "
+        f"{mw[1024]:.3f} at d_k = 256 / 512 / 1024; Jacobian ratio {ratio[256]:.2f} / "
+        f"{ratio[512]:.2f} / {ratio[1024]:.2f}",
+        ok=ok,
+        condition=f"max weight > 0.9 at d_k = 256, 512, 1024; Jacobian ratio in [{lo}, {hi}] "
+        f"at 256 and ≤ {hi} beyond (it keeps falling: the lesson's 'a third' holds at 256 only)",
+        values=plain(
+            {
+                **{f"max_weight_{d}": mw[d] for d in LARGE},
+                **{f"jacobian_ratio_{d}": ratio[d] for d in LARGE},
+            }
+        ),
+    )
+
+
+def check_f3_1_sweep() -> ClaimResult:
+    s = seed_sweep()
+    mw = {d: _column(s["curve_max_weight_unscaled"], d) for d in LARGE}
+    jac_raw, jac_scaled = s["curve_jacobian_norm_unscaled"], s["curve_jacobian_norm_scaled"]
+    ratio = _column(jac_raw, 256) / _column(jac_scaled, 256)
+    lo, hi = JACOBIAN_RATIO
+    ok = all(np.percentile(mw[d], 10) > 0.9 for d in LARGE)
+    return ClaimResult(
+        **F3_1,
+        measured=f"{SWEEP_SEEDS} seeds, d_k = 256: max weight {_spread(mw[256])}; "
+        f"Jacobian ratio {_spread(ratio)}",
+        ok=bool(ok and lo <= np.median(ratio) <= hi),
+        condition=f"10th percentile of the max weight > 0.9 at d_k = 256, 512, 1024; median "
+        f"Jacobian ratio at 256 in [{lo}, {hi}]",
+        values=plain(
+            {
+                "max_weight_256": _pcts(mw[256]),
+                "jacobian_ratio_256": _pcts(ratio),
+                "n_seeds": SWEEP_SEEDS,
+            }
+        ),
+    )
+
+
+F3_2 = dict(
+    id="F3.2",
+    statement="With scaling the largest weight stays near its d_k = 1 value for every d_k",
+    lesson="scaled, d_k ≥ 256: mean max weight about 0.25; at d_k = 1 about 0.21",
+)
+F3_2_CONDITION = (
+    "mean max weight within 0.25 ± 0.02 at d_k = 256, 512, 1024 and within 0.21 ± 0.02 at "
+    "d_k = 1 (± 0.02 is about the seed-to-seed spread of 200 draws)"
+)
+
+
+def _f3_2_ok(large: list[float], one: float) -> bool:
+    return all(abs(x - 0.25) <= 0.02 for x in large) and abs(one - 0.21) <= 0.02
+
+
+def check_f3_2() -> ClaimResult:
+    mw = default_curves()["curve_max_weight_scaled"]
+    return ClaimResult(
+        **F3_2,
+        measured=f"seed {scaling.DEFAULT_SEED}: {mw[256]:.3f} / {mw[512]:.3f} / {mw[1024]:.3f} "
+        f"at d_k = 256 / 512 / 1024; {mw[1]:.3f} at d_k = 1",
+        ok=_f3_2_ok([mw[d] for d in LARGE], mw[1]),
+        condition=F3_2_CONDITION,
+        values=plain({**{f"max_weight_{d}": mw[d] for d in LARGE}, "max_weight_1": mw[1]}),
+    )
+
+
+def check_f3_2_sweep() -> ClaimResult:
+    mw = {d: _column(seed_sweep()["curve_max_weight_scaled"], d) for d in (1, *LARGE)}
+    med = {d: float(np.median(x)) for d, x in mw.items()}
+    return ClaimResult(
+        **F3_2,
+        measured=f"{SWEEP_SEEDS} seeds: d_k = 256 {_spread(mw[256])}; d_k = 1 {_spread(mw[1])}",
+        ok=_f3_2_ok([med[d] for d in LARGE], med[1]),
+        condition=F3_2_CONDITION.replace(
+            "mean max weight", "median over seeds of the mean max weight"
+        ),
+        values=plain(
+            {
+                "max_weight_256": _pcts(mw[256]),
+                "max_weight_1": _pcts(mw[1]),
+                "n_seeds": SWEEP_SEEDS,
+            }
+        ),
+    )
+
+
+F3_3 = dict(
+    id="F3.3",
+    statement="At d_k = 64 the unscaled scores spread with standard deviation about √64 = 8; "
+    "dividing by √d_k brings it to about 1",
+    lesson="unscaled std about 7.8 (theory 8); scaled about 1",
+)
+
+
+def check_f3_3() -> ClaimResult:
+    fig = scaling.compute(d_k=64, scaled=False, seed=scaling.DEFAULT_SEED)
+    raw, scaled = fig["score_std_unscaled"], fig["score_std_scaled"]
+    return ClaimResult(
+        **F3_3,
+        measured=f"seed {scaling.DEFAULT_SEED}: unscaled {raw:.2f}, scaled {scaled:.3f} "
+        f"(3200 scores)",
+        ok=abs(raw / 8 - 1) <= 0.05 and abs(scaled - 1) <= 0.05,
+        condition="within 5% of the theory: unscaled in [7.6, 8.4] (the lesson's 7.8 is too), "
+        "scaled in [0.95, 1.05]",
+        values=plain({"std_unscaled_64": raw, "std_scaled_64": scaled, "theory": 8.0}),
+    )
+
+
+def check_f3_3_sweep() -> ClaimResult:
+    std = seed_sweep()["std_unscaled_64"][:, 0]  # one column: d_k = 64 only
+    p10, p90 = np.percentile(std, [10, 90])
+    return ClaimResult(
+        **F3_3,
+        measured=f"{SWEEP_SEEDS} seeds: unscaled std {_spread(std)}",
+        ok=bool(abs(np.median(std) / 8 - 1) <= 0.02 and p10 >= 7.6 and p90 <= 8.4),
+        condition="median within 2% of 8 and the 10–90% range inside [7.6, 8.4]",
+        values=plain({"std_unscaled_64": _pcts(std), "n_seeds": SWEEP_SEEDS}),
+    )
+
+
+def check_e1(rng_seed: int = 0) -> ClaimResult:
+    """Exercise 1 with many independent pairs, beside FIG 3's own 200-draw value."""
+    d_k = 64
+    q, k = np.random.default_rng(rng_seed).standard_normal((2, E1_PAIRS, d_k))
+    s = np.einsum("nj,nj->n", q, k)  # (E1_PAIRS,) one score per independent pair
+    raw, scaled = float(s.std()), float((s / math.sqrt(d_k)).std())
+    fig = scaling.compute(d_k=d_k, scaled=False, seed=scaling.DEFAULT_SEED)["score_std_unscaled"]
+    return ClaimResult(
+        id="E1",
+        statement="Exercise 1: q·k of two 64-dim unit-variance vectors has std √64 = 8; "
+        "divided by √64 it has std 1",
+        lesson="std 8 unscaled, 1 scaled; FIG 3 measures about 7.8",
+        measured=f"{E1_PAIRS} pairs: {raw:.3f} unscaled, {scaled:.4f} scaled; FIG 3 (200 draws, "
+        f"seed {scaling.DEFAULT_SEED}): {fig:.2f}",
+        ok=abs(raw / 8 - 1) <= 0.02 and abs(scaled - 1) <= 0.02,
+        condition=f"with {E1_PAIRS} independent pairs (standard error ≈ 0.4%): both within 2% "
+        "of theory",
+        values=plain(
+            {
+                "std_unscaled": raw,
+                "std_scaled": scaled,
+                "fig3_std_unscaled": fig,
+                "theory_unscaled": 8.0,
+                "theory_scaled": 1.0,
+            }
+        ),
+    )
+
+
+CHECKS: tuple[ClaimCheck, ...] = (
+    ClaimCheck("F3.1", check_f3_1),
+    ClaimCheck("F3.1", check_f3_1_sweep, slow=True),
+    ClaimCheck("F3.2", check_f3_2),
+    ClaimCheck("F3.2", check_f3_2_sweep, slow=True),
+    ClaimCheck("F3.3", check_f3_3),
+    ClaimCheck("F3.3", check_f3_3_sweep, slow=True),
+    ClaimCheck("E1", check_e1),
+)

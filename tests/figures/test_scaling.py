@@ -1,0 +1,108 @@
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from attnlab.figures import compute_figure, scaling
+from attnlab.params import ParamError
+
+
+def test_a_smaller_d_k_sees_the_prefix_of_the_same_draws():
+    big = scaling.draw_components(np.random.default_rng(7), 256)
+    small = scaling.draw_components(np.random.default_rng(7), 16)
+    np.testing.assert_array_equal(big[:16], small)
+
+
+def test_scores_are_dot_products_of_the_drawn_vectors():
+    pool = scaling.draw_components(np.random.default_rng(3), 32)
+    s = scaling.scores_from(pool, 20)
+    q, k = pool[:20, 5, 0], pool[:20, 5, 1:]  # draw 5: q (20,), keys (20, 16)
+    np.testing.assert_allclose(s[5], q @ k, atol=1e-12)
+    assert s.shape == (scaling.N_DRAWS, scaling.N_KEYS)
+
+
+def test_cached_pool_is_read_only():
+    with pytest.raises(ValueError):
+        scaling._pool(scaling.DEFAULT_SEED)[0, 0, 0] = 1.0
+
+
+@pytest.mark.parametrize("d_k", [4, 64, 900])
+def test_score_spread_grows_like_sqrt_d_k_and_scaling_removes_it(d_k):
+    data = scaling.compute(d_k=d_k, scaled=True, seed=1)
+    assert data["score_std_theory"] == pytest.approx(math.sqrt(d_k))
+    assert data["score_std_unscaled"] / math.sqrt(d_k) == pytest.approx(1, abs=0.15)
+    assert data["score_std_scaled"] == pytest.approx(1, abs=0.15)
+
+
+def test_histograms_count_every_score_with_overflow_in_edge_bins():
+    data = scaling.compute(d_k=1024, scaled=False, seed=0)
+    n = scaling.N_DRAWS * scaling.N_KEYS
+    assert sum(data["hist_unscaled"]) == n and sum(data["hist_scaled"]) == n
+    s = scaling.raw_scores(0, 1024)
+    edges = data["hist_edges"]
+    assert data["hist_unscaled"][0] == np.sum(s < edges[1])
+    assert data["hist_unscaled"][-1] == np.sum(s >= edges[-2])
+    assert np.sum(np.abs(s) > scaling.HIST_LIMIT) > 0  # there was overflow to count
+
+
+def test_jacobian_norm_matches_its_closed_form(rng):
+    scores = rng.standard_normal((50, 16)) * 3
+    e = np.exp(scores - scores.max(axis=1, keepdims=True))
+    a = e / e.sum(axis=1, keepdims=True)
+    # ‖diag(α) − ααᵀ‖_F² = Σα² − 2Σα³ + (Σα²)²
+    s2, s3 = (a**2).sum(axis=1), (a**3).sum(axis=1)
+    closed = np.sqrt(s2 - 2 * s3 + s2**2)
+    max_w, jac = scaling.saturation(scores)
+    assert jac == pytest.approx(closed.mean(), rel=1e-12)
+    assert max_w == pytest.approx(a.max(axis=1).mean(), rel=1e-12)
+
+
+def test_one_draw_follows_the_scaled_switch():
+    on = scaling.compute(d_k=256, scaled=True, seed=0)["weights_one_draw"]
+    off = scaling.compute(d_k=256, scaled=False, seed=0)["weights_one_draw"]
+    for w in (on, off):
+        assert np.all(np.asarray(w) >= 0) and sum(w) == pytest.approx(1)
+    assert max(off) > max(on)  # unscaled is sharper
+
+
+def test_curves_do_not_depend_on_the_current_setting_and_agree_at_d_k_1():
+    a = scaling.compute(d_k=3, scaled=True, seed=0)
+    b = scaling.compute(d_k=700, scaled=False, seed=0)
+    for key in ("curve_max_weight_unscaled", "curve_jacobian_norm_scaled"):
+        assert a[key] == b[key]
+    # √1 = 1: at d_k = 1 both modes are the same numbers
+    assert a["curve_max_weight_unscaled"][0] == a["curve_max_weight_scaled"][0]
+    at_64 = a["grid_d_k"].index(64)
+    c = scaling.compute(d_k=64, scaled=True, seed=0)
+    assert c["max_weight_unscaled"] == pytest.approx(a["curve_max_weight_unscaled"][at_64])
+
+
+def test_saturation_shows_without_scaling():
+    data = scaling.compute(d_k=1024, scaled=False, seed=0)
+    assert data["max_weight_unscaled"] > data["max_weight_scaled"]
+    assert data["jacobian_norm_unscaled"] < data["jacobian_norm_scaled"]
+
+
+def test_figure_is_plain_json():
+    json.dumps(compute_figure("scaling", {"d_k": "1024", "scaled": "false"}), allow_nan=False)
+
+
+@pytest.mark.parametrize(
+    ("raw", "name"),
+    [
+        ({"d_k": 0}, "d_k"),
+        ({"d_k": 2000}, "d_k"),
+        ({"d_k": float("nan")}, "d_k"),
+        ({"d_k": 2.5}, "d_k"),
+        ({"scaled": "maybe"}, "scaled"),
+        ({"seed": -1}, "seed"),
+        ({"dk": 64}, "dk"),
+    ],
+)
+def test_invalid_settings_name_the_setting(raw, name):
+    with pytest.raises(ParamError) as err:
+        compute_figure("scaling", raw)
+    assert err.value.name == name
