@@ -1,0 +1,463 @@
+"""The lesson's words (content/{en,zh}) and their loader: structure, both languages, glossary,
+placeholders, and the try-it condition language (`attnlab.lesson`)."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from attnlab import lesson
+from attnlab.claims import CLAIM_IDS
+from attnlab.figures import compute_figure
+from attnlab.lesson import ConditionError, LessonError, evaluate, parse_condition
+
+CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
+# Try-it tasks per figure, as the spec has them (FIG 1: 2, FIG 2: 3, …).
+TRIES_PER_FIGURE = {
+    "lookup": 2, "training": 3, "scaling": 1, "position": 2, "depth": 2, "kv-cache": 1, "tokens": 1,
+}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def lessons() -> dict[str, dict[str, Any]]:
+    return {lang: lesson.load_lesson(lang, None) for lang in lesson.LANGS}
+
+
+def _fake_values(lang: str) -> dict[str, Any]:
+    """A value for every placeholder; floats with decimals so format specs get exercised."""
+    return {
+        name: 1234.5678 if i % 2 else 7 for i, name in enumerate(sorted(lesson.placeholders(lang)))
+    }
+
+
+def _texts(blocks: list[dict[str, Any]]) -> Iterator[str]:
+    """Every piece of reader-facing text (html) in a list of blocks, boxes included."""
+    for b in blocks:
+        if b.get("html"):
+            yield b["html"]
+        if b.get("title"):
+            yield b["title"]
+        yield from b.get("items", [])
+        for key in ("caption", "body", "question", "answer"):
+            yield from _texts(b.get(key, []))
+        for option in b.get("options", []):
+            yield option["html"]
+            yield option["feedback"]
+
+
+def _visible(html: str) -> str:
+    """Text a reader sees as prose: without math and code spans."""
+    return re.sub(r'<span class="math">.*?</span>|<code>.*?</code>', "", html)
+
+
+def _boxes(part: dict[str, Any]) -> list[tuple]:
+    """The identity of every box in a part, for comparing the two languages."""
+    out = []
+    for b in part["blocks"]:
+        if b["type"] == "figure":
+            out.append(("figure", b["name"]))
+        elif b["type"] == "try":
+            out.append(("try", b["id"], b["figure"], b["claim"], tuple(b["when"])))
+        elif b["type"] == "exercise":
+            correct = [o["correct"] for o in b["options"]]
+            out.append(("exercise", b["id"], tuple(correct)))
+        elif b["type"] in ("insight", "note", "pitfall"):
+            out.append((b["type"],))
+    return out
+
+
+# --- both languages, same lesson -------------------------------------------------------------
+
+
+def test_both_languages_have_the_same_files() -> None:
+    expected = {*lesson.PART_FILES, lesson.GLOSSARY_FILE}
+    for lang in lesson.LANGS:
+        assert {p.name for p in (lesson.CONTENT / lang).glob("*.md")} == expected
+
+
+def test_parts_have_the_same_ids_and_boxes_in_both_languages(lessons) -> None:
+    en, zh = lessons["en"]["parts"], lessons["zh"]["parts"]
+    assert [p["id"] for p in en] == [p["id"] for p in zh]
+    for a, b in zip(en, zh, strict=True):
+        assert _boxes(a) == _boxes(b), a["id"]
+        heads = [[h["id"] for h in p["blocks"] if h["type"] == "heading"] for p in (a, b)]
+        assert heads[0] == heads[1], f"{a['id']}: headings differ, so anchors would too"
+
+
+def test_no_part_is_empty(lessons) -> None:
+    for lang, data in lessons.items():
+        for part in data["parts"]:
+            assert part["title"].strip(), (lang, part["id"])
+            assert sum(len(_visible(t)) for t in _texts(part["blocks"])) > 200, (lang, part["id"])
+
+
+def test_chinese_text_is_chinese_and_english_text_is_english(lessons) -> None:
+    for lang, data in lessons.items():
+        for part in data["parts"]:
+            for text in [part["title"], *_texts(part["blocks"])]:
+                if lang == "zh":
+                    assert CJK.search(_visible(text)), f"zh/{part['id']}: untranslated: {text[:80]}"
+                else:
+                    assert not CJK.search(text), f"en/{part['id']}: CJK in: {text[:80]}"
+
+
+def test_glossary_defines_the_same_terms_in_both_languages(lessons) -> None:
+    en, zh = lessons["en"]["glossary"], lessons["zh"]["glossary"]
+    assert [g["id"] for g in en] == [g["id"] for g in zh]
+    assert len({g["id"] for g in en}) == len(en), "duplicate glossary id"
+    for g_en, g_zh in zip(en, zh, strict=True):
+        assert g_en["term"] and g_en["other"] and g_en["html"]
+        assert not CJK.search(g_en["term"] + g_en["html"]), g_en["id"]
+        assert CJK.search(g_zh["html"]), g_zh["id"]
+
+
+def test_every_glossary_link_resolves_in_both_languages(lessons) -> None:
+    ids = {g["id"] for g in lessons["en"]["glossary"]}
+    for lang, data in lessons.items():
+        html = " ".join(t for p in data["parts"] for t in _texts(p["blocks"]))
+        linked = set(re.findall(r'data-gloss="([^"]+)"', html))
+        assert len(linked) >= 20, f"{lang}: the text links few glossary terms"
+        assert linked <= ids, linked - ids
+
+
+def test_an_unknown_glossary_link_is_refused() -> None:
+    ctx = lesson._Ctx("en/test.md", None, lesson._gloss_index("en"))
+    assert 'data-gloss="softmax"' in lesson._inline("the [[Softmax]] of s", ctx)
+    with pytest.raises(LessonError, match=r"\[\[flux capacitor\]\]"):
+        lesson._inline("a [[flux capacitor]]", ctx)
+
+
+def test_links_must_be_web_links() -> None:
+    ctx = lesson._Ctx("en/test.md", None, {})
+    assert 'href="https://arxiv.org/abs/1706.03762"' in lesson._inline(
+        "[paper](https://arxiv.org/abs/1706.03762)", ctx
+    )
+    with pytest.raises(LessonError, match="not http"):
+        lesson._inline("[x](javascript:alert(1))", ctx)
+
+
+def test_the_lesson_is_plain_json(lessons) -> None:
+    for data in lessons.values():
+        assert json.loads(json.dumps(data)) == data
+
+
+# --- figures, try-its, exercises -------------------------------------------------------------
+
+
+def test_every_figure_appears_once_with_its_try_its(lessons) -> None:
+    for data in lessons.values():
+        blocks = [b for p in data["parts"] for b in p["blocks"]]
+        figures = [b["name"] for b in blocks if b["type"] == "figure"]
+        assert sorted(figures) == sorted(lesson.FIGURES)
+        assert Counter(b["figure"] for b in blocks if b["type"] == "try") == TRIES_PER_FIGURE
+
+
+def test_try_its_are_well_formed() -> None:
+    found = lesson.tries()
+    assert len({t["id"] for t in found}) == len(found), "duplicate try id"
+    for t in found:
+        assert t["claim"] in CLAIM_IDS, t
+        assert t["figure"] in lesson.FIGURES, t
+        for condition in t["when"]:
+            parse_condition(condition)
+            assert lesson.condition_paths(condition), f"{t['id']}: reads no data: {condition}"
+            assert not evaluate(condition, {}), f"{t['id']}: true with no data: {condition}"
+
+
+def test_symbols_use_known_highlight_keys_and_every_key_is_used() -> None:
+    for lang in lesson.LANGS:
+        source = "\n".join(
+            (lesson.CONTENT / lang / n).read_text("utf-8") for n in lesson.PART_FILES
+        )
+        used = set(re.findall(r"\\hl\{([^}]*)\}", source))
+        assert used == set(lesson.HL_KEYS), (lang, used ^ lesson.HL_KEYS)
+
+
+def test_hl_becomes_html_data_and_unknown_keys_are_refused(lessons) -> None:
+    tex = " ".join(
+        b["tex"] for p in lessons["en"]["parts"] for b in p["blocks"] if b["type"] == "math"
+    )
+    assert r"\htmlData{hl=sqrtd}{\sqrt{d_k}}" in tex and r"\hl{" not in tex
+    ctx = lesson._Ctx("en/test.md", None, {})
+    with pytest.raises(LessonError, match="unknown \\\\hl key 'beta'"):
+        lesson._tex(r"\hl{beta}{\beta}", ctx)
+
+
+def test_exercises_have_four_options_one_correct_and_feedback_on_each() -> None:
+    for lang in lesson.LANGS:
+        found = lesson.exercises(lang)
+        assert [e["id"] for e in found] == ["E1", "E2", "E3", "E4", "E5"]
+        for e in found:
+            assert len(e["options"]) == 4, (lang, e["id"])
+            assert sum(o["correct"] for o in e["options"]) == 1, (lang, e["id"])
+            assert all(o["feedback"].strip() for o in e["options"]), (lang, e["id"])
+            assert e["question"] and e["answer"], (lang, e["id"])
+
+
+def test_every_reference_links_to_its_paper(lessons) -> None:
+    for data in lessons.values():
+        reading = next(p for p in data["parts"] if p["id"] == "reading")
+        items = [i for b in reading["blocks"] if b["type"] == "list" for i in b["items"]]
+        assert len(items) >= 15
+        assert all('<a href="https://arxiv.org/abs/' in i for i in items)
+
+
+# --- placeholders ----------------------------------------------------------------------------
+
+
+def test_both_languages_ask_for_the_same_numbers_part_by_part() -> None:
+    for name in [*lesson.PART_FILES, lesson.GLOSSARY_FILE]:
+        found = [
+            {
+                m[0]
+                for m in lesson.PLACEHOLDER_RE.finditer(
+                    (lesson.CONTENT / lang / name).read_text("utf-8")
+                )
+            }
+            for lang in lesson.LANGS
+        ]
+        strip = [{re.sub(r":[^}]*", "", p) for p in f} for f in found]
+        assert strip[0] == strip[1], (name, strip[0] ^ strip[1])
+    for lang in lesson.LANGS:
+        assert {name.rsplit(".", 1)[0] for name in lesson.placeholders(lang)} <= set(CLAIM_IDS)
+
+
+def test_load_lesson_fills_every_placeholder(lessons) -> None:
+    for lang in lesson.LANGS:
+        filled = lesson.load_lesson(lang, _fake_values(lang))
+        text = json.dumps(filled, ensure_ascii=False)
+        assert not lesson.PLACEHOLDER_RE.search(text)
+        assert text != json.dumps(lessons[lang], ensure_ascii=False)
+        assert "1234.6" in text or "1235" in text  # a float went through a format spec
+
+
+def test_values_may_be_grouped_by_claim() -> None:
+    flat = _fake_values("en")
+    grouped: dict[str, dict[str, Any]] = {}
+    for key, value in flat.items():
+        claim, name = key.rsplit(".", 1)
+        grouped.setdefault(claim, {})[name] = value
+    assert lesson.load_lesson("en", grouped) == lesson.load_lesson("en", flat)
+
+
+def test_a_missing_value_is_named_with_its_place() -> None:
+    values = _fake_values("en")
+    del values["F6.1.cached"]
+    with pytest.raises(LessonError, match=r"\{\{F6\.1\.cached\}\} \(en/04-parts\.md:\d+\)"):
+        lesson.load_lesson("en", values)
+
+
+@pytest.mark.parametrize(
+    ("value", "spec", "shown"),
+    [
+        (225, None, "225"),
+        (225.0, None, "225"),
+        (0.97341, None, "0.973"),
+        (7.8123, None, "7.81"),
+        (3137.4, None, "3137"),
+        (2.2e-16, None, "2.2e-16"),
+        (0.5058, ".0%", "51%"),
+        (790719351.6, "sci1", "7.9 × 10⁸"),
+        (2.2e-16, "sci0", "2 × 10⁻¹⁶"),
+        (4.1e-8, "sci", "4.1 × 10⁻⁸"),
+        (7.8123, ".1f", "7.8"),
+        ("n/a", None, "n/a"),
+    ],
+)
+def test_values_are_formatted_for_reading(value: Any, spec: str | None, shown: str) -> None:
+    assert lesson._format_value(value, spec) == shown
+
+
+def test_a_value_that_is_not_a_number_is_refused() -> None:
+    for bad in (math.nan, math.inf, [1, 2], True):
+        for spec in (None, ".1f", "sci1"):
+            with pytest.raises(LessonError):
+                lesson._format_value(bad, spec)
+
+
+def test_scientific_values_inside_math_are_tex() -> None:
+    ctx = lesson._Ctx("en/test.md", {"F5.2": {"rms_24": 790719351.6}}, {})
+    assert lesson._tex("{{F5.2.rms_24:sci1}}", ctx) == r"7.9\times10^{8}"
+
+
+def test_a_percent_inside_math_does_not_start_a_tex_comment() -> None:
+    ctx = lesson._Ctx("en/test.md", {"F7.3.attention_share": 0.5058}, {})
+    assert lesson._tex("{{F7.3.attention_share:.0%}}", ctx) == r"51\%"
+
+
+# --- the condition language ------------------------------------------------------------------
+
+DATA = {
+    "settings": {"mode": "softmax", "d_k": 256, "scaled": False, "task": "fetch"},
+    "weights": [0.05, 0.45, 0.44, 0.03, 0.03],
+    "history": [
+        {"step": 0, "attn_err_cm": 30.0, "mlp_err_cm": 31.0},
+        {"step": 25, "attn_err_cm": 1.5, "mlp_err_cm": 24.0},
+    ],
+    "head_weights": [[0.9, 0.1], [0.2, 0.8]],
+    "rms": [1.0, 3.0, -5.0],
+    "nothing": None,
+}
+
+
+@pytest.mark.parametrize(
+    ("condition", "expected"),
+    [
+        ('settings.mode == "softmax"', True),
+        ('settings.mode != "softmax"', False),
+        ("settings.d_k >= 256 and settings.scaled == false", True),
+        ("settings.scaled == true or settings.d_k < 2", False),
+        ("max(weights) > 0.4", True),
+        ("min(weights) >= 0.03", True),
+        ("count(weights > 0.4) == 2", True),
+        ("count(weights > 0.4) == 1", False),
+        ("len(weights) == 5", True),
+        ("last(history.attn_err_cm) < 2 and last(history.mlp_err_cm) > 20", True),
+        ("at(history.step, 0) == 0 and at(history.step, -1) == 25", True),
+        ("history.1.attn_err_cm == 1.5", True),
+        ("max(head_weights) == 0.9 and min(head_weights) == 0.1", True),
+        ("max(abs(rms)) == 5", True),
+        ("min(-rms) == -3", True),
+        ("-1.5e1 < -10 and 1e5 > 99999 and .5 == 0.5", True),
+        ("true or false and false", True),  # 'and' binds tighter than 'or'
+        ("(true or false) and false", False),
+        ('max(weights) > 0.9 or (settings.task == "fetch" and len(history) == 2)', True),
+        ("settings.d_k == 256.0", True),
+        ("settings.scaled == 0", False),  # a bool is not a number
+    ],
+)
+def test_conditions_evaluate(condition: str, expected: bool) -> None:
+    assert evaluate(condition, DATA) is expected
+
+
+@pytest.mark.parametrize(
+    "condition",
+    [
+        "missing > 1",
+        "settings.missing == 1",
+        "nothing < 3",
+        "max(nothing) > 0",
+        "at(weights, 9) > 0",
+        "last(missing) != 1",
+    ],
+)
+def test_missing_data_means_not_met(condition: str) -> None:
+    assert evaluate(condition, DATA) is False
+
+
+@pytest.mark.parametrize(
+    "condition",
+    [
+        "",
+        "settings.d_k >",
+        "(max(weights) > 0.5",
+        "max(weights) > 0.5)",
+        "foo(weights) > 1",
+        "at(weights) > 1",
+        "max(weights, weights) > 1",
+        "0 < settings.d_k < 10",
+        "weights @ 2",
+        "max(weights) 3",
+        "and",
+        "weights > 'single'",
+        '"unterminated > 1',
+    ],
+)
+def test_bad_conditions_do_not_parse(condition: str) -> None:
+    with pytest.raises(ConditionError):
+        parse_condition(condition)
+
+
+@pytest.mark.parametrize(
+    "condition",
+    [
+        "weights > 0.4",  # a list is not true or false: wrap it in count(), max() …
+        "max(weights)",
+        'settings.mode > "a"',
+        "weights > weights",
+        "settings.d_k and true",
+        "len(settings.d_k) == 1",
+        "abs(settings.mode) > 1",
+        "at(weights, 0.5) > 0",
+    ],
+)
+def test_conditions_that_cannot_mean_anything_are_errors(condition: str) -> None:
+    with pytest.raises(ConditionError):
+        evaluate(condition, DATA)
+
+
+def test_and_or_stop_early() -> None:
+    assert evaluate('false and settings.mode > "a"', DATA) is False
+    assert evaluate('true or settings.mode > "a"', DATA) is True
+
+
+def test_condition_paths_lists_what_a_condition_reads() -> None:
+    paths = lesson.condition_paths('settings.mode == "softmax" and count(weights > 0.4) == 2')
+    assert paths == {"settings.mode", "weights"}
+
+
+# --- the lesson's try-its on the figures' real data --------------------------------------------
+
+
+def _toward(v: tuple[float, float], length: float) -> list[float]:
+    return [x * length / math.hypot(*v) for x in v]
+
+
+def _real_cases() -> list[tuple[str, int, dict[str, Any]]]:
+    """(try id, stage, figure data) where the text tells the reader the stage is reached."""
+    from attnlab.figures.lookup import DEFAULT_KEYS
+
+    k0, k1 = DEFAULT_KEYS[0:2], DEFAULT_KEYS[2:4]
+    between = (k0[0] + k1[0], k0[1] + k1[1])
+    return [
+        ("sharpen", 0, compute_figure("lookup", {"q": _toward(k0, 7.0)})),
+        ("sharpen", 1, compute_figure("lookup", {"q": [0.05, 0.05]})),
+        ("between", 0, compute_figure("lookup", {"q": _toward(between, 7.0)})),
+        ("saturate", 0, compute_figure("scaling", {"d_k": 256, "scaled": False})),
+        ("saturate", 1, compute_figure("scaling", {"d_k": 256, "scaled": True})),
+        ("reverse", 0, compute_figure("position", {"pe": "none"})),
+        ("reverse", 1, compute_figure("position", {"pe": "sinusoidal"})),
+        ("no-residual", 0, compute_figure("depth", {"residual": False, "depth": 6})),
+        ("pre-ln", 0, compute_figure("depth", {"norm": "none", "depth": 24})),
+        ("pre-ln", 1, compute_figure("depth", {"norm": "pre", "depth": 24})),
+        ("count", 0, compute_figure("kv-cache", {"mask": "causal", "cache": True, "step": 8})),
+        ("count", 1, compute_figure("kv-cache", {"mask": "block", "cache": False, "step": 8})),
+        ("wall", 0, compute_figure("tokens", {"cameras": 4, "patch": 8, "model": "small"})),
+        ("wall", 1, compute_figure("tokens", {"cameras": 4, "patch": 8, "model": "7b"})),
+    ]
+
+
+def _live_cases() -> list[tuple[str, int, dict[str, Any]]]:
+    """Data the page assembles itself: FIG 2's training stream, and the RoPE shift counter."""
+
+    def run(task: str, heads: int, errs: list[float], mlp: float = 25.0) -> dict[str, Any]:
+        history = [{"step": 25 * i, "attn_err_cm": e, "attn_err6_cm": e + 0.5, "mlp_err_cm": mlp}
+                   for i, e in enumerate(errs)]  # fmt: skip
+        return {"settings": {"task": task, "heads": heads, "n_objects": 6}, "history": history}
+
+    return [
+        ("fetch-race", 0, run("fetch", 1, [30.0, 1.9])),
+        ("six-objects", 0, run("fetch", 1, [30.0, 1.0])),
+        ("two-heads", 0, run("vector", 1, [30.0] + [28.0] * 60)),
+        ("two-heads", 1, run("vector", 2, [30.0, 2.5])),
+        ("rope-shift", 0, {"settings": {"m": 6, "n": 10, "shift": 3}}),
+    ]
+
+
+def test_every_try_stage_is_reached_by_what_the_text_asks_for() -> None:
+    cases = _real_cases() + _live_cases()
+    conditions = {t["id"]: t["when"] for t in lesson.tries()}
+    assert {(i, s) for i, s, _ in cases} == {
+        (i, s) for i, w in conditions.items() for s in range(len(w))
+    }
+    for try_id, stage, data in cases:
+        assert evaluate(conditions[try_id][stage], data), (try_id, stage)
+    # … and not by the figure's defaults where the default is the "before" state
+    assert not evaluate(conditions["saturate"][0], compute_figure("scaling", {}))
+    assert not evaluate(conditions["no-residual"][0], compute_figure("depth", {}))
