@@ -128,6 +128,7 @@ def compute(*, d_k: int, scaled: bool, seed: int) -> dict[str, Any]:
         "max_weight_scaled": max_w_scaled,
         "jacobian_norm_unscaled": jac_raw,
         "jacobian_norm_scaled": jac_scaled,
+        "jacobian_ratio": jac_raw / jac_scaled,  # F3.1: about a third at d_k = 256
         "grid_d_k": list(GRID_D_K),
         **{name: list(values) for name, values in curves(seed).items()},
     }
