@@ -41,6 +41,7 @@ def test_strings_from_a_url_or_the_cli_are_coerced():
         ({"d_k": True}, "d_k", "expected"),
         ({"temp": math.nan}, "temp", "finite"),
         ({"temp": "inf"}, "temp", "finite"),
+        ({"temp": 10**400}, "temp", "expected"),
         ({"scaled": "maybe"}, "scaled", "true or false"),
         ({"mode": "foo"}, "mode", "one of soft, hard"),
         ({"q": [1.0]}, "q", "2 numbers"),

@@ -90,7 +90,7 @@ def _number(p: Param, raw: Any) -> float:
         raise ParamError(p.name, f"expected {p.range_text()}, got {raw!r}")
     try:
         x = float(raw)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # OverflowError: float(10**400)
         raise ParamError(p.name, f"expected {p.range_text()}, got {raw!r}") from None
     if not math.isfinite(x):
         raise ParamError(p.name, f"must be finite; expected {p.range_text()}")

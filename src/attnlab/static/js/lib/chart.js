@@ -1,0 +1,92 @@
+// A small line chart (linear or log axes) that is built once and then refreshed: FIG 2's error
+// curves, and any view that plots a quantity against steps, depth or d_k. Series and horizontal
+// guide lines are declared once; setPoints + draw() redraw only paths and axes.
+
+import { axis, clear, el, linear, log, pathData } from "./svg.js";
+
+const MAX_POINTS = 1500; // enough for a smooth 600-px curve; thin longer series evenly
+
+function thin(points) {
+  if (points.length <= MAX_POINTS) return points;
+  const stride = points.length / MAX_POINTS;
+  const out = [];
+  for (let i = 0; i < MAX_POINTS; i += 1) out.push(points[Math.floor(i * stride)]);
+  out.push(points[points.length - 1]);
+  return out;
+}
+
+/**
+ * Build a chart inside the SVG `svg` (its viewBox is set from width × height).
+ * x/y: {domain: [a, b], log: bool, label: string, format}. Returns an object with
+ * series(key, style), guide(value, text, style), setPoints(key, [[x, y], …]),
+ * setDomain("x"|"y", [a, b]), setLabels({x, y}), draw(), and the scales via scales().
+ */
+export function lineChart(svg, { width = 480, height = 300,
+  margin = { top: 14, right: 16, bottom: 44, left: 56 }, x = {}, y = {} } = {}) {
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  const cfg = { x: { domain: [0, 1], ...x }, y: { domain: [0, 1], ...y } };
+  const axes = el("g", { class: "chart-axes" }, svg);
+  const guides = el("g", { class: "chart-guides" }, svg);
+  const plot = el("g", { class: "chart-plot" }, svg);
+  const clipId = `clip-${Math.random().toString(36).slice(2, 9)}`;
+  const clip = el("clipPath", { id: clipId }, el("defs", {}, svg));
+  el("rect", { x: margin.left, y: margin.top - 2, width: width - margin.left - margin.right,
+    height: height - margin.top - margin.bottom + 4 }, clip);
+  plot.setAttribute("clip-path", `url(#${clipId})`);
+  const series = new Map();
+  const guideList = [];
+
+  const scales = () => {
+    const make = (c, range) => (c.log ? log : linear)(c.domain, range, { clamp: false });
+    return {
+      x: make(cfg.x, [margin.left, width - margin.right]),
+      y: make(cfg.y, [height - margin.bottom, margin.top]),
+    };
+  };
+
+  function draw() {
+    const s = scales();
+    clear(axes);
+    axis(axes, s.x, { orient: "bottom", at: height - margin.bottom, label: cfg.x.label,
+      format: cfg.x.format, grid: height - margin.top - margin.bottom });
+    axis(axes, s.y, { orient: "left", at: margin.left, label: cfg.y.label, format: cfg.y.format,
+      grid: width - margin.left - margin.right });
+    clear(guides);
+    for (const g of guideList) {
+      const py = s.y(g.value);
+      if (py < margin.top || py > height - margin.bottom) continue;
+      el("line", { x1: margin.left, x2: width - margin.right, y1: py, y2: py, class: `guide ${g.className}` }, guides);
+      el("text", { x: width - margin.right - 4, y: py - 4, "text-anchor": "end", class: "guide-label", text: g.text }, guides);
+    }
+    for (const item of series.values()) {
+      item.path.setAttribute("d", pathData(thin(item.points), s.x, s.y));
+    }
+  }
+
+  return {
+    scales,
+    draw,
+    series(key, { colour, dash = "", width: w = 2, className = "" } = {}) {
+      const path = el("path", { class: `series ${className}`, fill: "none", stroke: colour,
+        "stroke-width": w, "stroke-dasharray": dash || null, "stroke-linejoin": "round" }, plot);
+      series.set(key, { path, points: [] });
+      return path;
+    },
+    guide(value, text, { className = "" } = {}) {
+      guideList.push({ value, text, className });
+    },
+    setPoints(key, points) {
+      series.get(key).points = points;
+    },
+    setDomain(which, domain) {
+      cfg[which].domain = domain;
+    },
+    setLabels({ x: xl, y: yl }) {
+      if (xl !== undefined) cfg.x.label = xl;
+      if (yl !== undefined) cfg.y.label = yl;
+    },
+    setGuideText(index, text) {
+      guideList[index].text = text;
+    },
+  };
+}

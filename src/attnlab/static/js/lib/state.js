@@ -1,0 +1,160 @@
+// The page's whole state in ONE object, saved to the URL hash and restored from it:
+//   { lang: "en" | "zh", figs: { lookup: {...settings}, training: {...}, ... } }
+// A shared link therefore reproduces the same figures, seeds and settings. Defaults come from the
+// server's parameter descriptions (GET /api/figures → Param.describe()), plus the few view-only
+// settings a view declares itself (e.g. FIG 2's task and heads, which go over the socket).
+// The hash holds only values that differ from the defaults, e.g.
+//   #lang=zh&training.task=vector&training.heads=2&lookup.q=1.5,0.2
+
+export const LANGS = Object.freeze(["en", "zh"]);
+
+/**
+ * A checked value for one parameter description (`{name, kind, default, min, max, choices,
+ * length}`), or `undefined` when `raw` does not fit (then the default stays).
+ */
+export function coerce(spec, raw) {
+  const num = (x) => (typeof x === "number" ? x : typeof x === "string" && x.trim() !== "" ? Number(x) : NaN);
+  const inRange = (x) => Number.isFinite(x) && !(spec.min !== undefined && x < spec.min)
+    && !(spec.max !== undefined && x > spec.max);
+  switch (spec.kind) {
+    case "int": {
+      const x = num(raw);
+      return Number.isInteger(x) && inRange(x) ? x : undefined;
+    }
+    case "float": {
+      const x = num(raw);
+      return inRange(x) ? x : undefined;
+    }
+    case "bool":
+      if (raw === true || raw === "true" || raw === "1") return true;
+      if (raw === false || raw === "false" || raw === "0") return false;
+      return undefined;
+    case "choice":
+      return (spec.choices ?? []).find((c) => c === raw || String(c) === String(raw));
+    case "vector": {
+      const items = Array.isArray(raw) ? raw : String(raw).split(",").filter((s) => s !== "");
+      const xs = items.map(num);
+      return xs.length === spec.length && xs.every(inRange) ? xs : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** A value as it appears in a URL: vectors comma-separated, floats without float noise. */
+export function encodeValue(value) {
+  const one = (x) => (typeof x === "number" ? String(+x.toPrecision(6)) : String(x));
+  return Array.isArray(value) ? value.map(one).join(",") : one(value);
+}
+
+function same(a, b) {
+  return encodeValue(a) === encodeValue(b);
+}
+
+/** `{lang, figs}` from a hash string; unknown names and bad values are ignored (defaults win). */
+export function decodeHash(hash, specs) {
+  const out = { lang: undefined, figs: {} };
+  const text = hash.replace(/^#/, "");
+  if (!text.includes("=")) return out;
+  for (const part of text.split("&")) {
+    const eq = part.indexOf("=");
+    if (eq < 0) continue;
+    const key = decodeURIComponent(part.slice(0, eq));
+    const raw = decodeURIComponent(part.slice(eq + 1));
+    if (key === "lang") {
+      if (LANGS.includes(raw)) out.lang = raw;
+      continue;
+    }
+    const dot = key.indexOf(".");
+    const fig = key.slice(0, dot);
+    const spec = (specs[fig] ?? []).find((p) => p.name === key.slice(dot + 1));
+    const value = spec ? coerce(spec, raw) : undefined;
+    if (value !== undefined) (out.figs[fig] ??= {})[spec.name] = value;
+  }
+  return out;
+}
+
+/** The hash for a state: language first, then every non-default setting in figure order. */
+export function encodeHash(state, specs) {
+  const parts = [`lang=${state.lang}`];
+  for (const [fig, list] of Object.entries(specs)) {
+    const settings = state.figs[fig] ?? {};
+    for (const spec of list) {
+      const value = settings[spec.name];
+      if (value === undefined || same(value, spec.default)) continue;
+      const text = encodeURIComponent(encodeValue(value)).replace(/%2C/g, ",");
+      parts.push(`${encodeURIComponent(fig)}.${spec.name}=${text}`);
+    }
+  }
+  return `#${parts.join("&")}`;
+}
+
+/** Default settings of every figure from its parameter descriptions. */
+export function defaults(specs) {
+  const figs = {};
+  for (const [fig, list] of Object.entries(specs)) {
+    figs[fig] = Object.fromEntries(list.map((p) => [p.name, structuredClone(p.default)]));
+  }
+  return figs;
+}
+
+/**
+ * The state store. specs: `{figName: [param descriptions]}`; hash: the URL hash (it wins over
+ * the defaults); lang: the language to use when the hash names none.
+ * set(fig, partial) keeps only values that fit their description; subscribers receive
+ * `{kind: "settings", fig, changed: [names]}` or `{kind: "lang"}`.
+ */
+export function createStore(specs, { hash = "", lang = "en" } = {}) {
+  const fromHash = decodeHash(hash, specs);
+  const state = { lang: fromHash.lang ?? lang, figs: defaults(specs) };
+  for (const [fig, values] of Object.entries(fromHash.figs)) Object.assign(state.figs[fig], values);
+  const subscribers = new Set();
+  const notify = (event) => subscribers.forEach((fn) => fn(event, state));
+
+  return {
+    state,
+    specs,
+    settings: (fig) => state.figs[fig] ?? {},
+    hash: () => encodeHash(state, specs),
+    subscribe(fn) {
+      subscribers.add(fn);
+      return () => subscribers.delete(fn);
+    },
+    set(fig, partial) {
+      const list = specs[fig] ?? [];
+      const current = (state.figs[fig] ??= {});
+      const changed = [];
+      for (const [name, raw] of Object.entries(partial)) {
+        const spec = list.find((p) => p.name === name);
+        const value = spec ? coerce(spec, raw) : undefined;
+        if (value === undefined || same(value, current[name])) continue;
+        current[name] = value;
+        changed.push(name);
+      }
+      if (changed.length) notify({ kind: "settings", fig, changed });
+      return changed;
+    },
+    setLang(next) {
+      if (!LANGS.includes(next) || next === state.lang) return;
+      state.lang = next;
+      notify({ kind: "lang" });
+    },
+    /** Replace the state from a new hash (the reader pasted a link); returns changed figures. */
+    load(newHash) {
+      const next = decodeHash(newHash, specs);
+      const base = defaults(specs);
+      const changedFigs = [];
+      for (const fig of Object.keys(specs)) {
+        const merged = { ...base[fig], ...(next.figs[fig] ?? {}) };
+        if (encodeHash({ lang: "", figs: { [fig]: merged } }, { [fig]: specs[fig] })
+          !== encodeHash({ lang: "", figs: { [fig]: state.figs[fig] } }, { [fig]: specs[fig] })) {
+          state.figs[fig] = merged;
+          changedFigs.push(fig);
+        }
+      }
+      changedFigs.forEach((fig) => notify({ kind: "settings", fig, changed: ["*"] }));
+      if (next.lang && next.lang !== state.lang) this.setLang(next.lang);
+      return changedFigs;
+    },
+  };
+}

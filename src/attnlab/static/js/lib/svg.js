@@ -1,0 +1,228 @@
+// Small SVG helpers shared by every figure view: element creation, linear and log scales, axes,
+// and a drag behaviour that works with a pointer AND with the keyboard (every drag handle is
+// focusable and moves with the arrow keys; Shift moves ten times as far).
+
+const NS = "http://www.w3.org/2000/svg";
+
+/** Create an SVG element `tag` with attributes, optionally appended to `parent`. */
+export function el(tag, attributes = {}, parent = null) {
+  const node = document.createElementNS(NS, tag);
+  attrs(node, attributes);
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+/** Set attributes (null/undefined removes one); `text` sets textContent. Returns the node. */
+export function attrs(node, attributes) {
+  for (const [name, value] of Object.entries(attributes)) {
+    if (name === "text") node.textContent = value;
+    else if (value === null || value === undefined || value === false) node.removeAttribute(name);
+    else node.setAttribute(name, String(value));
+  }
+  return node;
+}
+
+/** An HTML element (for controls and readouts next to the drawings). */
+export function html(tag, attributes = {}, parent = null) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (name === "text") node.textContent = value;
+    else if (name === "class") node.className = value;
+    else if (value !== null && value !== undefined && value !== false) {
+      node.setAttribute(name, value === true ? "" : String(value));
+    }
+  }
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+/** Remove every child of `node`. */
+export function clear(node) {
+  while (node.firstChild) node.removeChild(node.firstChild);
+  return node;
+}
+
+/** A linear scale domain → range with `invert`, `ticks(n)` and `clamp` option. */
+export function linear([d0, d1], [r0, r1], { clamp = false } = {}) {
+  const k = (r1 - r0) / (d1 - d0 || 1);
+  const scale = (x) => {
+    const y = r0 + (x - d0) * k;
+    return clamp ? Math.min(Math.max(y, Math.min(r0, r1)), Math.max(r0, r1)) : y;
+  };
+  scale.invert = (y) => d0 + (y - r0) / k;
+  scale.domain = [d0, d1];
+  scale.range = [r0, r1];
+  scale.ticks = (n = 5) => linearTicks(d0, d1, n);
+  return scale;
+}
+
+/** A log10 scale; ticks at 1, 2, 5 × powers of ten (or only powers when the span is wide). */
+export function log([d0, d1], [r0, r1], { clamp = false } = {}) {
+  const l0 = Math.log10(d0);
+  const l1 = Math.log10(d1);
+  const inner = linear([l0, l1], [r0, r1], { clamp });
+  const scale = (x) => inner(Math.log10(Math.max(x, Number.MIN_VALUE)));
+  scale.invert = (y) => 10 ** inner.invert(y);
+  scale.domain = [d0, d1];
+  scale.range = [r0, r1];
+  scale.ticks = () => logTicks(d0, d1);
+  return scale;
+}
+
+function linearTicks(a, b, n) {
+  const lo = Math.min(a, b);
+  const hi = Math.max(a, b);
+  const raw = (hi - lo) / Math.max(n, 1);
+  const mag = 10 ** Math.floor(Math.log10(raw || 1));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? mag * 10;
+  const out = [];
+  // integer multiples of the step, rounded: no 0.30000000000000004 in a tick label
+  for (let i = Math.ceil(lo / step - 1e-9); i * step <= hi + step * 1e-9; i += 1) {
+    out.push(i === 0 ? 0 : +(i * step).toPrecision(12));
+  }
+  return out;
+}
+
+function logTicks(a, b) {
+  const lo = Math.min(a, b);
+  const hi = Math.max(a, b);
+  const decades = Math.log10(hi / lo);
+  const mults = decades > 4 ? [1] : decades > 2 ? [1, 3] : [1, 2, 5];
+  const out = [];
+  for (let p = Math.floor(Math.log10(lo)); p <= Math.ceil(Math.log10(hi)); p += 1) {
+    for (const m of mults) {
+      const v = +(m * 10 ** p).toPrecision(12);
+      if (v >= lo * (1 - 1e-9) && v <= hi * (1 + 1e-9)) out.push(v);
+    }
+  }
+  return out;
+}
+
+/** A compact number label: 0.001 → "0.001", 25000 → "25k", 1e6 → "1M", 1e-7 → "1e-7". */
+export function fmtTick(v) {
+  const a = Math.abs(v);
+  if (a === 0) return "0";
+  if (a >= 1e6) return `${+(v / 1e6).toPrecision(3)}M`;
+  if (a >= 1e4) return `${+(v / 1e3).toPrecision(3)}k`;
+  if (a < 1e-3) return v.toExponential(0).replace("e-", "e−").replace("-", "−");
+  return String(+v.toPrecision(3)).replace("-", "−");
+}
+
+/**
+ * Draw an axis for `scale` into a new <g class="axis"> of `parent`.
+ * orient "bottom" places it at y = `at` (px), "left" at x = `at`.
+ * Returns the group so a caller can clear and redraw it.
+ */
+export function axis(parent, scale, { orient = "bottom", at = 0, ticks = null, format = fmtTick,
+  label = "", grid = 0 } = {}) {
+  const g = el("g", { class: `axis axis-${orient}` }, parent);
+  const values = ticks ?? scale.ticks(5);
+  const [r0, r1] = scale.range;
+  const horizontal = orient === "bottom";
+  if (horizontal) el("line", { x1: r0, x2: r1, y1: at, y2: at, class: "axis-line" }, g);
+  else el("line", { x1: at, x2: at, y1: r0, y2: r1, class: "axis-line" }, g);
+  for (const v of values) {
+    const p = scale(v);
+    if (horizontal) {
+      if (grid) el("line", { x1: p, x2: p, y1: at, y2: at - grid, class: "grid-line" }, g);
+      el("line", { x1: p, x2: p, y1: at, y2: at + 4, class: "tick" }, g);
+      el("text", { x: p, y: at + 15, "text-anchor": "middle", class: "tick-label", text: format(v) }, g);
+    } else {
+      if (grid) el("line", { x1: at, x2: at + grid, y1: p, y2: p, class: "grid-line" }, g);
+      el("line", { x1: at - 4, x2: at, y1: p, y2: p, class: "tick" }, g);
+      el("text", { x: at - 7, y: p + 4, "text-anchor": "end", class: "tick-label", text: format(v) }, g);
+    }
+  }
+  if (label) {
+    const mid = (r0 + r1) / 2;
+    if (horizontal) {
+      el("text", { x: mid, y: at + 32, "text-anchor": "middle", class: "axis-label", text: label }, g);
+    } else {
+      el("text", { x: at - 40, y: mid, "text-anchor": "middle", class: "axis-label",
+        transform: `rotate(-90 ${at - 40} ${mid})`, text: label }, g);
+    }
+  }
+  return g;
+}
+
+/** SVG user coordinates (of `node`'s parent) under a pointer event. */
+export function localPoint(node, event) {
+  const ctm = node.parentNode.getScreenCTM();
+  if (!ctm) return [event.clientX, event.clientY];
+  const p = new DOMPoint(event.clientX, event.clientY).matrixTransform(ctm.inverse());
+  return [p.x, p.y];
+}
+
+/**
+ * Make `handle` draggable in its parent's user coordinates, by pointer and by keyboard.
+ * get() → [x, y] the handle's current position; set([x, y], {source}) applies a move (clamp it
+ * there). step: keyboard step in user units (Shift × 10). axis: "xy" | "x" | "y".
+ * label: the accessible name, e.g. "green block, 12 cm right, 40 cm up".
+ * Returns a function that removes the listeners.
+ */
+export function draggable(handle, { get, set, step = 1, axis: axes = "xy", label = "",
+  onStart = null, onEnd = null } = {}) {
+  attrs(handle, { tabindex: 0, role: "button", "aria-roledescription": "draggable",
+    "aria-label": label || null, class: `${handle.getAttribute("class") ?? ""} drag-handle`.trim() });
+  let offset = null;
+  const down = (event) => {
+    if (event.button !== 0) return;
+    event.preventDefault();
+    handle.focus({ preventScroll: true });
+    handle.setPointerCapture(event.pointerId);
+    const [px, py] = localPoint(handle, event);
+    const [x, y] = get();
+    offset = [x - px, y - py];
+    handle.classList.add("dragging");
+    onStart?.();
+  };
+  const move = (event) => {
+    if (!offset) return;
+    const [px, py] = localPoint(handle, event);
+    const [x0, y0] = get();
+    set([axes === "y" ? x0 : px + offset[0], axes === "x" ? y0 : py + offset[1]], { source: "pointer" });
+  };
+  const up = (event) => {
+    if (!offset) return;
+    offset = null;
+    handle.classList.remove("dragging");
+    if (handle.hasPointerCapture(event.pointerId)) handle.releasePointerCapture(event.pointerId);
+    onEnd?.();
+  };
+  const KEYS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+  const key = (event) => {
+    const d = KEYS[event.key];
+    if (!d || (axes === "x" && d[0] === 0) || (axes === "y" && d[1] === 0)) return;
+    event.preventDefault();
+    const s = step * (event.shiftKey ? 10 : 1);
+    const [x, y] = get();
+    set([x + d[0] * s, y + d[1] * s], { source: "keyboard" });
+    onEnd?.();
+  };
+  handle.addEventListener("pointerdown", down);
+  handle.addEventListener("pointermove", move);
+  handle.addEventListener("pointerup", up);
+  handle.addEventListener("pointercancel", up);
+  handle.addEventListener("keydown", key);
+  return () => {
+    for (const [type, fn] of [["pointerdown", down], ["pointermove", move], ["pointerup", up],
+      ["pointercancel", up], ["keydown", key]]) handle.removeEventListener(type, fn);
+  };
+}
+
+/** A polyline path "M x y L x y …" from points, skipping non-finite ones (a gap). */
+export function pathData(points, x, y) {
+  let d = "";
+  let pen = false;
+  for (const [a, b] of points) {
+    const px = x(a);
+    const py = y(b);
+    if (!Number.isFinite(px) || !Number.isFinite(py)) {
+      pen = false;
+      continue;
+    }
+    d += `${pen ? "L" : "M"}${px.toFixed(1)} ${py.toFixed(1)}`;
+    pen = true;
+  }
+  return d;
+}

@@ -1,0 +1,93 @@
+// The tabletop of FIG 1 and FIG 2: an 80 cm × 80 cm table seen from above, y pointing away from
+// the robot (up on screen), with coloured square blocks that the reader drags with a pointer or
+// moves with the arrow keys (1 cm a press, 10 cm with Shift). Positions are in cm, like the
+// engine's; drawing is in px.
+
+import { clamp } from "./format.js";
+import { attrs, clear, draggable, el, linear } from "./svg.js";
+
+export const TABLE_CM = 80;
+export const BLOCK_CM = 7;
+
+/**
+ * Draw an empty table in `svg` inside the px box {x, y, size}. Returns
+ * {x, y (cm → px scales), under, blocks, over (layers), setBlocks(list, handlers), positions(),
+ * handle(i)}.
+ * list: [{pos: [x, y] cm, colour: hex, label: accessible name, letter?, ink? (letter colour)}],
+ * handlers: {onMove(i, pos),
+ * onDrop(i, pos), onActivate(i)}. Each block is a focusable <g class="block"> handle.
+ */
+export function tableScene(svg, { x: left = 0, y: top = 0, size = 360 } = {}) {
+  const x = linear([0, TABLE_CM], [left, left + size]);
+  const y = linear([0, TABLE_CM], [top + size, top]);
+  const table = el("g", { class: "table" }, svg);
+  el("rect", { x: left, y: top, width: size, height: size, rx: 6, class: "table-top" }, table);
+  for (let cm = 10; cm < TABLE_CM; cm += 10) {
+    el("line", { x1: x(cm), x2: x(cm), y1: top, y2: top + size, class: "table-grid" }, table);
+    el("line", { x1: left, x2: left + size, y1: y(cm), y2: y(cm), class: "table-grid" }, table);
+  }
+  for (const cm of [0, 40, 80]) {
+    el("text", { x: x(cm), y: top + size + 14, "text-anchor": "middle", class: "tick-label", text: `${cm}` }, table);
+    el("text", { x: left - 6, y: y(cm) + 4, "text-anchor": "end", class: "tick-label", text: `${cm}` }, table);
+  }
+  el("text", { x: left + size, y: top + size + 28, "text-anchor": "end", class: "axis-label", text: "cm" }, table);
+  const under = el("g", { class: "table-under" }, svg);
+  const blocks = el("g", { class: "table-blocks" }, svg);
+  const over = el("g", { class: "table-over" }, svg);
+  const half = (x(BLOCK_CM) - x(0)) / 2;
+  let current = [];
+  let cleanups = [];
+
+  function place(g, pos) {
+    attrs(g, { transform: `translate(${x(pos[0]).toFixed(1)} ${y(pos[1]).toFixed(1)})` });
+  }
+
+  function setBlocks(list, { onMove = () => {}, onDrop = () => {}, onActivate = () => {} } = {}) {
+    cleanups.forEach((fn) => fn());
+    clear(blocks);
+    current = list.map((b) => ({ ...b, pos: [...b.pos] }));
+    cleanups = current.map((b, i) => {
+      const g = el("g", { class: "block" }, blocks);
+      el("rect", { x: -half - 3, y: -half - 3, width: 2 * half + 6, height: 2 * half + 6, rx: 4,
+        class: "focus-ring" }, g);
+      el("rect", { x: -half, y: -half, width: 2 * half, height: 2 * half, rx: 2, fill: b.colour,
+        class: "block-face" }, g);
+      if (b.letter) {
+        el("text", { x: 0, y: 0, dy: "0.35em", "text-anchor": "middle", class: "block-letter",
+          fill: b.ink ?? "#fff", "aria-hidden": "true", text: b.letter }, g);
+      }
+      place(g, b.pos);
+      const set = ([px, py]) => {
+        b.pos = [clamp(x.invert(px), 0, TABLE_CM), clamp(y.invert(py), 0, TABLE_CM)];
+        place(g, b.pos);
+        onMove(i, [...b.pos]);
+      };
+      const off = draggable(g, { get: () => [x(b.pos[0]), y(b.pos[1])], set, step: x(1) - x(0),
+        label: b.label, onEnd: () => onDrop(i, [...b.pos]) });
+      const activate = (event) => {
+        if (event.type === "keydown" && event.key !== "Enter" && event.key !== " ") return;
+        event.preventDefault();
+        onActivate(i);
+      };
+      g.addEventListener("dblclick", activate);
+      g.addEventListener("keydown", activate);
+      return () => {
+        off();
+        g.removeEventListener("dblclick", activate);
+        g.removeEventListener("keydown", activate);
+      };
+    });
+  }
+
+  return {
+    x,
+    y,
+    half,
+    under,
+    blocks,
+    over,
+    setBlocks,
+    positions: () => current.map((b) => [...b.pos]),
+    handle: (i) => blocks.children[i] ?? null,
+  };
+}

@@ -1,0 +1,169 @@
+// Mounting figure views and feeding them data. A view is ./figures/<name>.js exporting
+//   mount(root, ctx) → { update(data), relabel?(), destroy?() }
+// and optionally VIEW_PARAMS (settings kept in the URL but never sent to the API).
+// ctx = {
+//   t(key, vars)      the current language's string (lib/i18n.js)
+//   lang              "en" | "zh" (a getter: always the current language)
+//   settings          this figure's current settings (a getter; read-only by convention)
+//   params            this figure's parameter descriptions (API Param.describe() + VIEW_PARAMS)
+//   set(partial)      change settings: state → URL, and an API request if an API setting changed;
+//                     returns the names that actually changed (invalid values are ignored)
+//   hl(node, key)     mark a drawing element for the formula ↔ figure link (lib/highlight.js)
+//   announce(text)    say something to screen readers (the page's ARIA live region)
+// }
+// The API answer of GET /api/figures/<name> goes to update(data); an error is shown in the
+// figure instead. On a language switch relabel() is called, or, if the view has none, the view
+// is re-mounted and given its last data again (settings live in the state, so nothing is lost).
+
+import { figureRequester } from "./api.js";
+import { hl } from "./highlight.js";
+import { clear, html } from "./svg.js";
+
+/** A polite ARIA live region writer (re-announces identical text too). */
+export function createAnnouncer(region) {
+  return (text) => {
+    if (!region) return;
+    region.textContent = "";
+    setTimeout(() => { region.textContent = text; }, 30);
+  };
+}
+
+async function importView(name) {
+  try {
+    return await import(`../figures/${name}.js`);
+  } catch (error) {
+    // A module that does not exist yet fails to fetch (TypeError): the figure shows a quiet
+    // placeholder. Anything else (a SyntaxError, a throw at load) is a bug worth a console line.
+    if (!(error instanceof TypeError)) console.error(`figure ${name}: the view module failed to load`, error);
+    return null;
+  }
+}
+
+function mergeParams(apiParams, viewParams) {
+  const names = new Set((apiParams ?? []).map((p) => p.name));
+  return [...(apiParams ?? []), ...(viewParams ?? []).filter((p) => !names.has(p.name))];
+}
+
+/**
+ * Load the view modules of the <figure data-fig> elements `roots`; apiList is GET /api/figures.
+ * Returns {specs, mountAll(env), settingsChanged(fig, names), relabelAll(), remount(figs)}.
+ */
+export async function figureViews(roots, apiList) {
+  const api = new Map(apiList.map((f) => [f.name, f.params]));
+  const entries = await Promise.all(roots.map(async (root) => {
+    const name = root.dataset.fig;
+    const module = await importView(name);
+    const apiParams = api.get(name) ?? null;
+    return { name, root, body: root.querySelector(".fig-body"), module, apiParams,
+      apiNames: new Set((apiParams ?? []).map((p) => p.name)), view: null, last: null, requester: null };
+  }));
+  const specs = Object.fromEntries(entries.map((e) => [e.name, mergeParams(e.apiParams, e.module?.VIEW_PARAMS)]));
+  const byName = new Map(entries.map((e) => [e.name, e]));
+  let env = null;
+
+  function showError(entry, message) {
+    let box = entry.root.querySelector(".fig-error");
+    if (!box) box = html("p", { class: "fig-error", role: "status" }, entry.root);
+    box.hidden = !message;
+    box.textContent = message ? env.t("fig.error", { message }) : "";
+  }
+
+  function placeholder(entry) {
+    clear(entry.body);
+    html("p", { class: "fig-placeholder", "data-i18n": "fig.pending", text: env.t("fig.pending") }, entry.body);
+    entry.root.classList.add("is-pending");
+  }
+
+  function apiSettings(entry) {
+    const all = env.store.settings(entry.name);
+    return Object.fromEntries(Object.entries(all).filter(([k]) => entry.apiNames.has(k)));
+  }
+
+  function request(entry) {
+    entry.requester?.request(apiSettings(entry));
+  }
+
+  function deliver(entry, data) {
+    entry.last = data;
+    showError(entry, "");
+    try {
+      entry.view?.update(data);
+    } catch (error) {
+      console.error(`figure ${entry.name}: update failed`, error);
+      showError(entry, error.message || String(error));
+    }
+  }
+
+  function mount(entry, { fetch = true } = {}) {
+    if (!entry.module?.mount) {
+      placeholder(entry);
+      return;
+    }
+    const { store, t, announce } = env;
+    const ctx = {
+      t,
+      get lang() { return store.state.lang; },
+      get settings() { return store.settings(entry.name); },
+      params: specs[entry.name],
+      set: (partial) => store.set(entry.name, partial),
+      hl,
+      announce,
+    };
+    clear(entry.body);
+    entry.root.classList.remove("is-pending");
+    try {
+      entry.view = entry.module.mount(entry.body, ctx) ?? null;
+    } catch (error) {
+      console.error(`figure ${entry.name}: mount failed`, error);
+      showError(entry, error.message || String(error));
+      return;
+    }
+    if (entry.apiParams && !entry.requester) {
+      entry.requester = figureRequester(entry.name, (data) => deliver(entry, data), {
+        onError: (message) => showError(entry, message),
+        onBusy: (busy) => entry.root.setAttribute("aria-busy", String(busy)),
+      });
+    }
+    if (fetch) request(entry);
+  }
+
+  function unmount(entry) {
+    try {
+      entry.view?.destroy?.();
+    } finally {
+      entry.view = null;
+    }
+  }
+
+  return {
+    specs,
+    mountAll(environment) {
+      env = environment;
+      entries.forEach(mount);
+    },
+    settingsChanged(fig, names) {
+      const entry = byName.get(fig);
+      if (!entry?.view || names.includes("*")) return;
+      if (names.some((n) => entry.apiNames.has(n))) request(entry);
+    },
+    relabelAll() {
+      for (const entry of entries) {
+        if (!entry.view) continue;
+        if (entry.view.relabel) entry.view.relabel();
+        else {
+          unmount(entry);
+          mount(entry, { fetch: !entry.last });
+          if (entry.last) deliver(entry, entry.last);
+        }
+      }
+    },
+    remount(figs) {
+      for (const fig of figs) {
+        const entry = byName.get(fig);
+        if (!entry) continue;
+        unmount(entry);
+        mount(entry);
+      }
+    },
+  };
+}

@@ -1,0 +1,72 @@
+"""The local lesson server: the page, the figures' data, the claims and live training.
+
+Every number the page shows is computed here by the Python engine; the browser only draws.
+Data flows one way: reader's action → page state (URL) → this API → engine → plain data → view.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+
+from attnlab import __version__
+from attnlab.web.claims_api import claims_router
+from attnlab.web.config import WebSettings
+from attnlab.web.figures_api import available_figures, figures_router
+from attnlab.web.inputs import InputError, error_response
+from attnlab.web.static_files import LessonStaticFiles, file_response
+from attnlab.web.training_socket import SessionCount, training_router
+
+log = logging.getLogger("attnlab.web")
+
+
+def create_app(settings: WebSettings | None = None) -> FastAPI:
+    """The lesson's web app; `settings` holds the limits (tests pass small ones)."""
+    limits = settings or WebSettings()
+    app = FastAPI(
+        title="attnlab",
+        version=__version__,
+        summary="An interactive lesson on attention and Transformers: the engine behind the page.",
+        # The interactive docs pages load their scripts from a CDN; the lesson makes no request
+        # beyond 127.0.0.1, so only the description itself is served (/openapi.json).
+        docs_url=None,
+        redoc_url=None,
+    )
+    app.state.limits = limits
+    app.state.training_sessions = SessionCount()
+    app.include_router(figures_router(available_figures(), limits))
+    app.include_router(claims_router())
+    app.include_router(training_router())
+    _add_error_handlers(app)
+    _add_page(app, limits)
+    return app
+
+
+def _add_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(InputError)
+    async def input_error(_: Request, err: InputError) -> JSONResponse:
+        return error_response(err)
+
+    @app.exception_handler(RequestValidationError)
+    async def request_error(_: Request, err: RequestValidationError) -> JSONResponse:
+        # FastAPI's own shape, minus the echoed input (it may be large or not JSON-safe).
+        detail = [{k: e[k] for k in ("loc", "msg", "type") if k in e} for e in err.errors()]
+        return JSONResponse({"detail": detail}, status_code=422)
+
+
+def _add_page(app: FastAPI, limits: WebSettings) -> None:
+    static = limits.static_dir
+    if not static.is_dir():
+        log.warning("no page files at %s: only the API is served", static)
+        return
+    app.mount("/static", LessonStaticFiles(directory=static), name="static")
+
+    @app.get("/", include_in_schema=False)
+    def index() -> Response:
+        page = static / "index.html"
+        if not page.is_file():
+            return JSONResponse({"detail": "the page (static/index.html) is missing"}, 404)
+        return file_response(page)

@@ -1,0 +1,78 @@
+"""`/api/figures`: every figure's settings, and its data for given settings (FIG 1 … FIG 7).
+
+Handlers are thin: read the raw settings, let `attnlab.figures.compute_figure` validate and
+compute, return its plain data. Each importable figure gets its own GET and POST route so that
+`/openapi.json` shows its typed, bounded settings; a catch-all answers unknown names with 404.
+"""
+
+from __future__ import annotations
+
+import logging
+from types import ModuleType
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import JSONResponse
+
+from attnlab.figures import MODULES, compute_figure, figure_module
+from attnlab.web.config import WebSettings
+from attnlab.web.inputs import body_settings, checked, query_settings
+from attnlab.web.schemas import query_parameters, request_body, settings_model
+
+log = logging.getLogger("attnlab.web")
+
+
+def available_figures() -> dict[str, ModuleType]:
+    """Figures whose module imports, in lesson order (others may still be being written)."""
+    out: dict[str, ModuleType] = {}
+    for name in MODULES:
+        try:
+            out[name] = figure_module(name)
+        except Exception as err:  # a half-written figure must not keep the lesson from starting
+            log.warning("figure %s is not available: %s: %s", name, type(err).__name__, err)
+    return out
+
+
+def figures_router(figures: dict[str, ModuleType], limits: WebSettings) -> APIRouter:
+    router = APIRouter(prefix="/api", tags=["figures"])
+    listing = [{"name": n, "params": [p.describe() for p in m.PARAMS]} for n, m in figures.items()]
+
+    @router.get("/figures", summary="Every figure and its settings (defaults, ranges)")
+    def list_figures() -> JSONResponse:
+        return JSONResponse(listing)
+
+    for name, module in figures.items():
+        _add_figure_routes(router, name, module, limits)
+
+    @router.api_route("/figures/{name}", methods=["GET", "POST"], include_in_schema=False)
+    def unknown_figure(name: str) -> None:
+        if name in MODULES:  # declared, but its module did not import when the server started
+            raise HTTPException(503, f"figure {name!r} is not available yet")
+        raise HTTPException(404, f"unknown figure {name!r}; one of {', '.join(figures)}")
+
+    return router
+
+
+def _add_figure_routes(
+    router: APIRouter, name: str, module: ModuleType, limits: WebSettings
+) -> None:
+    model = settings_model(name, module.PARAMS)
+    summary = (module.__doc__ or name).strip().splitlines()[0]
+
+    def get_figure(request: Request) -> JSONResponse:
+        return JSONResponse(checked("query", compute_figure, name, query_settings(request)))
+
+    async def post_figure(request: Request) -> JSONResponse:
+        raw: dict[str, Any] = await body_settings(request, limits.max_body_bytes)
+        return JSONResponse(await run_in_threadpool(checked, "body", compute_figure, name, raw))
+
+    path = f"/figures/{name}"
+    extra_get = {"parameters": query_parameters(model, module.PARAMS)}
+    extra_post = {"requestBody": request_body(model)}
+    router.add_api_route(
+        path, get_figure, methods=["GET"], summary=summary, openapi_extra=extra_get
+    )
+    router.add_api_route(
+        path, post_figure, methods=["POST"], summary=summary, openapi_extra=extra_post
+    )

@@ -1,0 +1,40 @@
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from attnlab.claims import CLAIM_IDS, all_checks, run_claims, select
+from attnlab.params import ParamError
+
+CLAIMS_MD = Path(__file__).resolve().parents[3] / "shared" / "CLAIMS.md"
+
+
+def test_ids_match_the_contract():
+    if not CLAIMS_MD.exists():
+        pytest.skip("shared/CLAIMS.md is not beside this checkout")
+    text = CLAIMS_MD.read_text(encoding="utf-8")
+    listed = re.findall(r"^- (F\d\.\d|M\d)\b", text, flags=re.M)
+    exercises = re.search(r"E1–E5", text)
+    assert exercises, "the contract names exercises E1–E5"
+    assert set(CLAIM_IDS) == {*listed, "E1", "E2", "E3", "E4", "E5"}
+
+
+def test_every_claim_has_a_fast_check():
+    checks = all_checks()
+    assert list(checks) == list(CLAIM_IDS)
+    for cid, found in checks.items():
+        assert any(not c.slow for c in found), f"{cid} has no fast check"
+
+
+def test_select_keeps_registry_order_and_refuses_unknown_ids():
+    assert select(["F6.1", "F1.1"]) == ["F1.1", "F6.1"]
+    with pytest.raises(ParamError, match=r"unknown claim id 'F9\.9'"):
+        select(["F9.9"])
+
+
+def test_a_result_carries_both_sides():
+    (result,) = run_claims(["F7.1"])
+    assert result.id == "F7.1" and result.ok
+    assert result.lesson and result.measured and result.condition and result.statement

@@ -1,0 +1,179 @@
+"""The page's small JS modules (static/js/lib), run in Chromium without the lesson around them:
+the URL state, the request coalescing of the API client, the translator, scales and formats."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture(scope="module")
+def lib_page(browser: Any) -> Iterator[Any]:
+    """One page for the whole module: these tests need no lesson, only the origin."""
+    context = browser.new_context()
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def js(lib_page: Any, server: str) -> Any:
+    """evaluate(body) with the lib modules imported as S (state), A (api), I (i18n), G (svg),
+    F (format); body is the inside of an async function. Each test gets a fresh document."""
+    page = lib_page
+    page.goto(f"{server}/static/i18n/en.json")  # any page of the lesson's origin will do
+
+    def run(body: str, arg: Any = None) -> Any:
+        return page.evaluate(
+            f"""async (arg) => {{
+                const [S, A, I, G, F] = await Promise.all(["state", "api", "i18n", "svg", "format"]
+                  .map((m) => import(`/static/js/lib/${{m}}.js`)));
+                {body}
+            }}""",
+            arg,
+        )
+
+    return run
+
+
+SPECS = {
+    "lookup": [
+        {"name": "q", "kind": "vector", "length": 2, "min": -5, "max": 5, "default": [1.0, 0.5]},
+        {"name": "mode", "kind": "choice", "choices": ["soft", "hard"], "default": "soft"},
+    ],
+    "scaling": [
+        {"name": "d_k", "kind": "int", "min": 1, "max": 1024, "default": 64},
+        {"name": "scaled", "kind": "bool", "default": True},
+        {"name": "t", "kind": "float", "min": 0, "max": 1, "default": 0.5},
+    ],
+}
+
+
+def test_hash_holds_only_changed_settings_and_round_trips(js) -> None:
+    out = js(
+        """const store = S.createStore(arg, {hash: "", lang: "zh"});
+           const before = store.hash();
+           store.set("lookup", {q: [1.25, -0.5]});
+           store.set("scaling", {scaled: "false", d_k: 256});
+           const hash = store.hash();
+           const again = S.createStore(arg, {hash, lang: "en"});
+           return {before, hash, lang: again.state.lang, figs: again.state.figs};""",
+        SPECS,
+    )
+    assert out["before"] == "#lang=zh"
+    assert out["hash"] == "#lang=zh&lookup.q=1.25,-0.5&scaling.d_k=256&scaling.scaled=false"
+    assert out["lang"] == "zh"
+    assert out["figs"]["lookup"] == {"q": [1.25, -0.5], "mode": "soft"}
+    assert out["figs"]["scaling"] == {"d_k": 256, "scaled": False, "t": 0.5}
+
+
+@pytest.mark.parametrize(
+    ("hash_", "expected"),
+    [
+        ("#scaling.d_k=2000", 64),  # out of range → default
+        ("#scaling.d_k=2.5", 64),  # not an integer
+        ("#scaling.d_k=", 64),
+        ("#scaling.nope=3&scaling.d_k=8", 8),  # unknown names are ignored, known ones kept
+        ("#s-training", 64),  # a plain anchor is not state
+    ],
+)
+def test_bad_values_in_a_link_fall_back_to_defaults(js, hash_: str, expected: int) -> None:
+    got = js(
+        "return S.createStore(arg.specs, {hash: arg.hash}).state.figs.scaling.d_k;",
+        {"specs": SPECS, "hash": hash_},
+    )
+    assert got == expected
+
+
+def test_store_set_reports_only_real_changes(js) -> None:
+    out = js(
+        """const store = S.createStore(arg);
+           const events = [];
+           store.subscribe((e) => events.push(e));
+           const a = store.set("scaling", {d_k: 64});          // unchanged
+           const b = store.set("scaling", {d_k: 0, t: 0.25});  // d_k invalid, t changes
+           const c = store.set("lookup", {q: [9, 0]});         // out of range
+           store.setLang("zh"); store.setLang("xx");
+           return {a, b, c, events, d_k: store.state.figs.scaling.d_k};""",
+        SPECS,
+    )
+    assert out["a"] == [] and out["b"] == ["t"] and out["c"] == []
+    assert out["d_k"] == 64
+    assert out["events"] == [
+        {"kind": "settings", "fig": "scaling", "changed": ["t"]},
+        {"kind": "lang"},
+    ]
+
+
+def test_requests_are_coalesced_per_frame_and_stale_answers_dropped(js) -> None:
+    out = js(
+        """const calls = [];
+           const delays = [80, 5];  // the first answer comes back after the second
+           window.fetch = (url) => {
+             calls.push(url);
+             const wait = delays[calls.length - 1] ?? 0;
+             const answer = () => new Response(JSON.stringify({url}), {status: 200});
+             return new Promise((ok) => setTimeout(() => ok(answer()), wait));
+           };
+           const shown = [];
+           const r = A.figureRequester("scaling", (data) => shown.push(data.url));
+           for (const d of [1, 2, 4, 8]) r.request({d_k: d});     // one frame: only the last goes
+           await new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0)));
+           r.request({d_k: 16, q: [1.5, 0.25]});
+           await new Promise((ok) => setTimeout(ok, 200));
+           return {calls, shown};""",
+    )
+    assert out["calls"] == [
+        "/api/figures/scaling?d_k=8",
+        "/api/figures/scaling?d_k=16&q=1.5,0.25",
+    ]
+    assert out["shown"] == ["/api/figures/scaling?d_k=16&q=1.5,0.25"]  # the late d_k=8 is dropped
+
+
+def test_api_errors_become_messages(js) -> None:
+    out = js(
+        """const msg = "d_k: 0 is out of range; expected an integer in [1, 1024]";
+           const detail = [{loc: ["query", "d_k"], msg, type: "value_error"}];
+           window.fetch = async () => new Response(JSON.stringify({detail}), {status: 422});
+           const got = [];
+           const onError = (m) => got.push(m);
+           const r = A.figureRequester("scaling", () => got.push("data"), {onError});
+           r.request({d_k: 0});
+           await new Promise((ok) => setTimeout(ok, 100));
+           return got;""",
+    )
+    assert out == ["d_k: 0 is out of range; expected an integer in [1, 1024]"]
+
+
+def test_translator_interpolates_and_falls_back(js) -> None:
+    out = js(
+        """const cats = {en: {a: "step {n}", b: "only English"}, zh: {a: "第 {n} 步"}};
+           let lang = "zh";
+           const t = I.translator(cats, () => lang);
+           const zh = [t("a", {n: 3}), t("b"), t("missing.key")];
+           lang = "en";
+           return [...zh, t("a", {n: 4}), t("a")];""",
+    )
+    assert out == ["第 3 步", "only English", "missing.key", "step 4", "step {n}"]
+
+
+def test_scales_ticks_and_number_formats(js) -> None:
+    out = js(
+        """const lin = G.linear([0, 80], [10, 370]);
+           const lg = G.log([0.3, 100], [300, 0]);
+           return {
+             lin: [lin(40), lin.invert(370), lin.ticks(4)],
+             log: [Math.round(lg(1) * 1000) / 1000, lg.ticks()],
+             fmt: [F.num(0.00012), F.num(-3.14159), F.fixed(1.25, 1), F.weight(0.974), F.weight(1),
+                   F.count(8194), F.num(null)],
+           };""",
+    )
+    assert out["lin"] == [190, 80, [0, 20, 40, 60, 80]]
+    assert out["log"][1] == [0.3, 1, 3, 10, 30, 100]
+    assert 0 < out["log"][0] < 300
+    assert out["fmt"] == ["1.20e−4", "−3.14", "1.3", ".97", "1", "8\u2009194", "—"]

@@ -1,0 +1,94 @@
+"""The app as a whole: the page and its files, the OpenAPI description, JSON errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from attnlab.web.config import PACKAGE_STATIC
+from attnlab.web.figures_api import available_figures
+
+FILES = {
+    "index.html": ("<!doctype html><title>t</title>", "text/html"),
+    "js/main.js": ("export const x = 1;", "text/javascript"),
+    "css/style.css": ("body { margin: 0 }", "text/css"),
+    "i18n/en.json": ('{"title": "t"}', "application/json"),
+    "vendor/katex/fonts/KaTeX_Main-Regular.woff2": ("wOF2", "font/woff2"),
+}
+
+
+@pytest.fixture
+def static_dir(tmp_path: Path) -> Path:
+    for name, (text, _) in FILES.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    return tmp_path
+
+
+@pytest.mark.parametrize("name", list(FILES))
+def test_static_files_have_the_types_browsers_need(make_client, static_dir, name) -> None:
+    answer = make_client(static_dir=static_dir).get(f"/static/{name}")
+    assert answer.status_code == 200
+    assert answer.headers["content-type"].split(";")[0] == FILES[name][1]
+    assert answer.text == FILES[name][0]
+
+
+def test_the_page_is_served_at_the_root(make_client, static_dir) -> None:
+    answer = make_client(static_dir=static_dir).get("/")
+    assert answer.status_code == 200
+    assert answer.headers["content-type"].startswith("text/html")
+    assert answer.text == FILES["index.html"][0]
+
+
+def test_unchanged_files_are_revalidated_not_resent(make_client, static_dir) -> None:
+    client = make_client(static_dir=static_dir)
+    first = client.get("/static/js/main.js")
+    assert first.headers["cache-control"] == "no-cache"
+    again = client.get("/static/js/main.js", headers={"if-none-match": first.headers["etag"]})
+    assert again.status_code == 304
+
+
+def test_no_file_outside_the_static_folder_is_served(make_client, static_dir) -> None:
+    (static_dir.parent / "secret.txt").write_text("no")
+    client = make_client(static_dir=static_dir)
+    for path in ("/static/../secret.txt", "/static/%2e%2e/secret.txt", "/static/nope.js"):
+        assert client.get(path).status_code == 404
+
+
+def test_without_page_files_the_api_still_runs(make_client, tmp_path) -> None:
+    client = make_client(static_dir=tmp_path / "missing")
+    assert client.get("/").status_code == 404
+    assert client.get("/api/figures").status_code == 200
+
+
+def test_the_package_ships_the_page(client) -> None:
+    assert (PACKAGE_STATIC / "index.html").is_file()
+    answer = client.get("/")
+    assert answer.status_code == 200
+    assert "<html" in answer.text.lower()
+    for module in sorted((PACKAGE_STATIC / "js").rglob("*.js"))[:3]:
+        path = module.relative_to(PACKAGE_STATIC).as_posix()
+        assert client.get(f"/static/{path}").headers["content-type"].startswith("text/javascript")
+
+
+def test_openapi_describes_each_figure_s_bounded_settings(client) -> None:
+    spec = client.get("/openapi.json").json()
+    for name, module in available_figures().items():
+        path = spec["paths"][f"/api/figures/{name}"]
+        query = {p["name"]: p["schema"] for p in path["get"]["parameters"]}
+        body = path["post"]["requestBody"]["content"]["application/json"]["schema"]
+        assert set(query) == set(body["properties"]) == {p.name for p in module.PARAMS}
+        assert body["additionalProperties"] is False
+        for p in module.PARAMS:
+            if p.kind in ("int", "float"):
+                assert (query[p.name]["minimum"], query[p.name]["maximum"]) == (p.lo, p.hi)
+    assert "/api/claims" in spec["paths"]
+    assert client.get("/docs").status_code == 404  # its scripts would come from a CDN
+
+
+def test_unknown_paths_and_methods_answer_json(client) -> None:
+    assert client.get("/api/nothing").json() == {"detail": "Not Found"}
+    answer = client.put("/api/figures")
+    assert answer.status_code == 405
+    assert "detail" in answer.json()

@@ -1,0 +1,98 @@
+"""Messages on the training socket are checked like every other setting."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from attnlab.web.inputs import InputError
+from attnlab.web.training_messages import DEFAULT_SCENE, parse_message, scene_fits
+
+
+def _parse(message: object, task: str = "fetch"):
+    text = message if isinstance(message, str) else json.dumps(message)
+    return parse_message(text, task=task, max_step_n=500)
+
+
+def test_good_messages() -> None:
+    assert _parse({"type": "config", "task": "vector", "heads": 2, "seed": 7}) == (
+        "config",
+        {"task": "vector", "heads": 2, "seed": 7},
+    )
+    assert _parse({"type": "config"})[1]["task"] == "fetch"  # missing settings: defaults
+    assert _parse({"type": "step", "n": 500}) == ("step", {"n": 500})
+    for kind in ("start", "pause", "reset"):
+        assert _parse({"type": kind}) == (kind, {})
+
+
+@pytest.mark.parametrize(
+    ("message", "where"),
+    [
+        ("not json", "message"),
+        ("[1, 2]", "type"),
+        ({"kind": "start"}, "type"),
+        ({"type": 3}, "type"),
+        ({"type": "explode"}, "type"),
+        ({"type": "step", "n": 0}, "n"),
+        ({"type": "step", "n": 501}, "n"),
+        ({"type": "step", "n": 2.5}, "n"),
+        ({"type": "step", "n": "lots"}, "n"),
+        ({"type": "step", "n": 1e999}, "n"),
+        ({"type": "config", "heads": 3}, "heads"),
+        ({"type": "config", "task": "juggle"}, "task"),
+        ({"type": "config", "seed": -1}, "seed"),
+        ({"type": "config", "seed": 2**40}, "seed"),
+        ({"type": "start", "now": True}, "now"),
+    ],
+)
+def test_bad_messages_name_what_is_wrong(message, where) -> None:
+    with pytest.raises(InputError) as err:
+        _parse(message)
+    assert err.value.loc[-1] == where
+
+
+def _scene(**change: object) -> dict:
+    scene = {"type": "scene", **DEFAULT_SCENE.to_dict()}
+    scene.update(change)
+    return scene
+
+
+def test_a_scene_is_read_in_cm_and_colour_indices() -> None:
+    message = {"type": "scene", "positions": [[0, 80], [40.5, 3]], "colours": [5, 2], "target": 2}
+    kind, scene = _parse(message)
+    assert kind == "scene"
+    assert scene.positions == ((0.0, 80.0), (40.5, 3.0))
+    assert (scene.colours, scene.target, scene.second) == ((5, 2), 2, 5)
+
+
+@pytest.mark.parametrize(
+    ("change", "where"),
+    [
+        ({"positions": []}, "positions"),
+        ({"positions": [[1, 1]] * 7, "colours": [0, 1, 2, 3, 4, 5, 0]}, "positions"),
+        ({"positions": [[1, 2, 3]] * 4}, "positions"),
+        ({"positions": [[81, 1], [1, 1], [2, 2], [3, 3]]}, "positions"),
+        ({"positions": [[float("nan"), 1]] + [[1, 1]] * 3}, "positions"),
+        ({"positions": "40,40"}, "positions"),
+        ({"colours": [0, 0, 1, 2]}, "colours"),
+        ({"colours": [0, 1, 2]}, "colours"),
+        ({"colours": [0, 1, 2, 6]}, "colours"),
+        ({"target": 5}, "target"),
+        ({"extra": 1}, "extra"),
+    ],
+)
+def test_bad_scenes_are_refused(change, where) -> None:
+    with pytest.raises(InputError) as err:
+        _parse(_scene(**change))
+    assert err.value.loc[-1] == where
+
+
+def test_the_vector_task_needs_a_second_object_on_the_table() -> None:
+    one = _scene(positions=[[10, 10]], colours=[3], target=3, second=0)
+    assert _parse(one, "fetch")[1].second == 0  # fetch ignores B
+    with pytest.raises(InputError):
+        _parse(one, "vector")
+    with pytest.raises(InputError):
+        _parse(_scene(second=DEFAULT_SCENE.target), "vector")
+    assert scene_fits(DEFAULT_SCENE, "vector")

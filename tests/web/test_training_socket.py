@@ -1,0 +1,212 @@
+"""`/ws/train`: FIG 2's live training over a socket, with its limits (web contract)."""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Callable
+
+import pytest
+from starlette.websockets import WebSocketDisconnect
+
+Message = dict
+
+
+def _read_until(ws, stop: Callable[[Message], bool], limit: int = 10_000) -> list[Message]:
+    """Messages up to and including the first for which `stop` is true."""
+    out = []
+    for _ in range(limit):
+        out.append(ws.receive_json())
+        if stop(out[-1]):
+            return out
+    raise AssertionError(f"no stop message in {limit}: last {out[-1]}")
+
+
+def _paused(m: Message) -> bool:
+    return m["type"] == "state" and not m["running"]
+
+
+def _opened(ws) -> tuple[Message, Message]:
+    state, progress = ws.receive_json(), ws.receive_json()
+    assert (state["type"], progress["type"]) == ("state", "progress")
+    return state, progress
+
+
+def test_a_new_socket_gets_its_state_and_starting_point(make_client, spy) -> None:
+    with make_client(trainer_factory=spy).websocket_connect("/ws/train") as ws:
+        state, progress = _opened(ws)
+    assert state["step"] == 0 and state["running"] is False
+    assert state["max_steps"] == 20_000
+    assert (state["config"]["task"], state["config"]["heads"]) == ("fetch", 1)
+    assert [r["step"] for r in progress["records"]] == [0]
+    assert set(progress["prediction"]) >= {"attn", "mlp", "truth", "weights"}
+    assert progress["prediction"]["truth"] == progress["scene"]["positions"][0]  # target first
+
+
+def test_step_trains_exactly_n_steps_then_pauses(make_client, spy) -> None:
+    with make_client(trainer_factory=spy).websocket_connect("/ws/train") as ws:
+        _opened(ws)
+        ws.send_json({"type": "step", "n": 60})
+        messages = _read_until(ws, _paused)
+    progress = [m for m in messages if m["type"] == "progress"]
+    assert messages[0] == {**messages[-1], "running": True, "step": 0}
+    assert progress[-1]["step"] == messages[-1]["step"] == spy.trainers[-1].step == 60
+    assert [r["step"] for m in progress for r in m["records"]] == [25, 50]
+
+
+def test_start_streams_batched_progress_until_pause(make_client, spy) -> None:
+    with make_client(trainer_factory=spy).websocket_connect("/ws/train") as ws:
+        _opened(ws)
+        ws.send_json({"type": "start"})
+        assert ws.receive_json()["running"] is True
+        t0 = time.perf_counter()
+        messages = [ws.receive_json() for _ in range(10)]
+        rate = 10 / (time.perf_counter() - t0)
+        ws.send_json({"type": "pause"})
+        messages += _read_until(ws, _paused)
+        stopped = spy.trainers[-1].step
+        time.sleep(0.1)
+        assert spy.trainers[-1].step == stopped  # paused means paused
+    assert rate > 5  # 25 a second when the machine is free; the benchmark measures it
+    steps = [m["step"] for m in messages if m["type"] == "progress"]
+    gaps = [b - a for a, b in itertools.pairwise(steps)]
+    assert min(gaps) > 0
+    assert max(gaps) > 1  # a frame batches several steps
+    records = [r["step"] for m in messages if m["type"] == "progress" for r in m["records"]]
+    assert records == list(range(25, stopped + 1, 25))  # every record once, in order
+
+
+def test_config_and_reset_start_a_new_run(make_client, spy) -> None:
+    with make_client(trainer_factory=spy).websocket_connect("/ws/train") as ws:
+        _opened(ws)
+        ws.send_json({"type": "config", "task": "vector", "heads": 2, "seed": 3})
+        state, progress = _opened(ws)
+        assert state["config"] == {"task": "vector", "heads": 2, "seed": 3}
+        assert len(progress["prediction"]["weights"]) == 2  # one row of weights per head
+        ws.send_json({"type": "step", "n": 30})
+        assert _read_until(ws, _paused)[-1]["step"] == 30
+        ws.send_json({"type": "reset"})
+        state, progress = _opened(ws)
+    assert state["step"] == progress["step"] == 0
+    assert state["config"] == {"task": "vector", "heads": 2, "seed": 3}
+    assert len(spy.trainers) == 3  # initial, config, reset
+
+
+def test_a_scene_gets_its_prediction(make_client, spy) -> None:
+    scene = {"positions": [[10, 70], [60, 15]], "colours": [2, 5], "target": 5, "second": 2}
+    with make_client(trainer_factory=spy).websocket_connect("/ws/train") as ws:
+        _opened(ws)
+        ws.send_json({"type": "scene", **scene})
+        progress = ws.receive_json()
+    assert progress["type"] == "progress"
+    assert progress["scene"] == {**scene, "positions": [[10.0, 70.0], [60.0, 15.0]]}
+    assert progress["prediction"]["truth"] == [60.0, 15.0]
+    assert [len(w) for w in progress["prediction"]["weights"]] == [2]
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "{oops",
+        "[]",
+        '{"type": "fly"}',
+        '{"type": "step", "n": 100000}',
+        '{"type": "step", "n": NaN}',
+        '{"type": "config", "heads": "many"}',
+        '{"type": "scene", "positions": [[1, 1e400]], "colours": [0], "target": 0}',
+        '{"type": "start", "x": ' + "9" * 5000 + "}",
+        "x" * 20_000,
+    ],
+)
+def test_bad_messages_get_an_error_and_the_socket_stays_open(make_client, spy, bad) -> None:
+    with make_client(trainer_factory=spy).websocket_connect("/ws/train") as ws:
+        _opened(ws)
+        ws.send_text(bad)
+        error = ws.receive_json()
+        assert error["type"] == "error" and error["code"] == "bad_message"
+        assert error["message"]
+        ws.send_bytes(b'{"type": "start"}')  # text frames only
+        assert ws.receive_json()["code"] == "bad_message"
+        ws.send_json({"type": "step", "n": 1})
+        assert _read_until(ws, _paused)[-1]["step"] == 1
+
+
+def test_a_foreign_page_is_refused(make_client, spy) -> None:
+    client = make_client(trainer_factory=spy)
+    url = "ws://127.0.0.1:8000/ws/train"  # as the page at http://127.0.0.1:8000 would connect
+    for origin in ("http://evil.example", "http://127.0.0.1:9999", "null"):
+        with pytest.raises(WebSocketDisconnect) as refused:
+            client.websocket_connect(url, headers={"origin": origin}).__enter__()
+        assert refused.value.code == 1008
+    with client.websocket_connect(url, headers={"origin": "http://localhost:8000"}) as ws:
+        assert ws.receive_json()["type"] == "state"
+    assert len(spy.trainers) == 1  # the refused ones never got a trainer
+
+
+def test_the_number_of_sessions_is_capped(make_client, spy) -> None:
+    client = make_client(trainer_factory=spy, max_sessions=2)
+    with client.websocket_connect("/ws/train") as a, client.websocket_connect("/ws/train") as b:
+        _opened(a), _opened(b)
+        with client.websocket_connect("/ws/train") as c:
+            busy = c.receive_json()
+            assert (busy["type"], busy["code"]) == ("error", "busy")
+            with pytest.raises(WebSocketDisconnect) as closed:
+                c.receive_json()
+            assert closed.value.code == 1013
+    with client.websocket_connect("/ws/train") as d:  # the others have gone: room again
+        assert _opened(d)[0]["type"] == "state"
+
+
+def test_a_trainer_stops_at_the_step_limit(make_client, spy) -> None:
+    with make_client(trainer_factory=spy, max_steps=60).websocket_connect("/ws/train") as ws:
+        assert _opened(ws)[0]["max_steps"] == 60
+        ws.send_json({"type": "start"})
+        messages = _read_until(ws, _paused)
+        assert {"type": "done", "reason": "step_limit"} in messages
+        assert messages[-1]["step"] == spy.trainers[-1].step == 60
+        for again in ({"type": "start"}, {"type": "step", "n": 5}):
+            ws.send_json(again)
+            assert ws.receive_json() == {"type": "done", "reason": "step_limit"}
+            assert _paused(ws.receive_json())
+        ws.send_json({"type": "reset"})  # a new run may train again
+        assert _opened(ws)[0]["step"] == 0
+
+
+def test_a_silent_paused_socket_is_closed(make_client, spy) -> None:
+    with make_client(trainer_factory=spy, idle_timeout_s=0.3).websocket_connect("/ws/train") as ws:
+        _opened(ws)
+        ws.send_json({"type": "step", "n": 10})  # the clock restarts when a run ends
+        _read_until(ws, _paused)
+        t0 = time.perf_counter()
+        assert ws.receive_json() == {"type": "done", "reason": "idle"}
+        assert 0.25 < time.perf_counter() - t0 < 2.0
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 1000
+
+
+def test_a_running_socket_is_not_idle(make_client, spy) -> None:
+    with make_client(trainer_factory=spy, idle_timeout_s=0.2).websocket_connect("/ws/train") as ws:
+        _opened(ws)
+        ws.send_json({"type": "start"})
+        t0 = time.perf_counter()
+        messages = _read_until(ws, lambda m: time.perf_counter() - t0 > 0.5)
+    assert {m["type"] for m in messages} == {"state", "progress"}
+
+
+def test_closing_the_socket_stops_its_training_at_once(make_client, spy, wait_until) -> None:
+    client = make_client(trainer_factory=spy)
+    sessions = client.app.state.training_sessions
+    with client.websocket_connect("/ws/train") as ws:
+        _opened(ws)
+        ws.send_json({"type": "start"})
+        _read_until(ws, lambda m: m["type"] == "progress" and m["step"] > 0)
+        ws.close()
+        t0 = time.perf_counter()
+        assert wait_until(lambda: sessions.active == 0)
+        stopped_after = time.perf_counter() - t0
+        stopped_at = spy.trainers[-1].step
+        time.sleep(0.2)
+        assert spy.trainers[-1].step == stopped_at  # the worker thread has finished
+    assert stopped_after < 2.0  # a chunk of ≤ 20 ms, on a busy machine
+    assert stopped_at < 20_000
