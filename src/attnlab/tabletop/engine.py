@@ -1,0 +1,155 @@
+"""Training both FIG 2 models for a batch of seeds at once: the engine under `Trainer` and sweeps.
+
+Every step draws 32 fresh scenes per seed from that seed's own generator; the cross-attention
+model and the slot MLP both train on exactly those scenes (L = ½‖ŷ − y‖², mean over the batch,
+Adam lr 0.01). Every 25 steps (and at step 0) both models are evaluated on both fixed test sets,
+and the attention model's mean weight on the target (fetch) or on A and on B (vector) is recorded
+per head, averaged over the 2–5-object test set.
+
+All seeds share one parameter array (S, n_attn + n_mlp) and one Adam state; the kernels carry a
+seed axis. A seed's numbers never depend on which other seeds are in the batch: every operation
+either acts element-wise or within one seed's slice, so seed s trained alone (S = 1, as
+`attnlab train --seed s` does) and seed s inside a sweep give the same curve.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from attnlab.tabletop.adam import FlatAdam
+from attnlab.tabletop.mlp import SlotMLP
+from attnlab.tabletop.model import CrossAttention
+from attnlab.tabletop.scenes import HALF_CM, Scenes, SceneStream, fixed_test_sets
+
+BATCH = 32
+LR = 0.01
+EVAL_EVERY = 25
+INIT_SCHEME = "xavier"  # of the attention weights; see tabletop/__init__.py for why
+ERROR_KEYS = ("attn_err_cm", "attn_err6_cm", "mlp_err_cm", "mlp_err6_cm")
+
+
+def seed_streams(seed: int) -> list[np.random.Generator]:
+    """Three independent generators from one seed: attention init, MLP init, scenes."""
+    return [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(3)]
+
+
+def _error_cm(y_hat: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Mean Euclidean distance over the scenes, in cm, per seed: (S, B, 2) → (S,)."""
+    d = y_hat - y
+    return np.sqrt(np.einsum("sbi,sbi->sb", d, d)).mean(axis=-1) * HALF_CM
+
+
+class SeedBatch:
+    """Both models of FIG 2 for S seeds, trained in lock-step on each seed's own scenes.
+
+    History (one row per evaluation, at steps 0, 25, 50, …):
+      eval_steps: list of steps;  errors[k]: (S, 4) in the order of ERROR_KEYS;
+      head_weight[k]: (S, H) for fetch, (S, H, 2) for vector ([w_A, w_B] per head);
+      losses[k]: (S, 2) mean training loss of (attention, MLP) since the previous row (NaN at 0).
+    """
+
+    def __init__(
+        self, task: str, heads: int, seeds: Sequence[int], *, init: str = INIT_SCHEME
+    ) -> None:
+        self.task, self.heads, self.seeds = task, heads, list(seeds)
+        self.attn, self.mlp = CrossAttention(heads), SlotMLP()
+        n_a, n_s = self.attn.n_params, len(self.seeds)
+        self.theta = np.zeros((n_s, n_a + self.mlp.n_params))
+        self.grad = np.zeros_like(self.theta)
+        rngs = []
+        for i, seed in enumerate(self.seeds):
+            rng_attn, rng_mlp, rng_data = seed_streams(seed)
+            self.theta[i, :n_a] = self.attn.init(rng_attn, scheme=init)
+            self.theta[i, n_a:] = self.mlp.init(rng_mlp)
+            rngs.append(rng_data)
+        self._scenes = SceneStream(rngs, BATCH, task=task)
+        # named views, made once: each model reads its part of theta and writes its gradient
+        # into its part of one flat buffer, which one Adam update then consumes
+        self.params_a = self.attn.views(self.theta[:, :n_a])
+        self.params_m = self.mlp.views(self.theta[:, n_a:])
+        self._grads_a = self.attn.views(self.grad[:, :n_a])
+        self._grads_m = self.mlp.views(self.grad[:, n_a:])
+        self._adam = FlatAdam(self.theta.shape, lr=LR)
+        self._loss_sum = np.zeros((n_s, 2))
+        self.step = 0
+        self.eval_steps: list[int] = []
+        self.errors: list[np.ndarray] = []
+        self.head_weight: list[np.ndarray] = []
+        self.losses: list[np.ndarray] = []
+        self._evaluate()
+
+    def train_step(self) -> None:
+        """One step of both models on the same fresh scenes."""
+        sc = self._scenes.next()
+        y_a, cache_a = self.attn.forward(self.params_a, sc.x, sc.c, sc.mask)
+        y_m, cache_m = self.mlp.forward(self.params_m, sc.rows)
+        r_a, r_m = y_a - sc.y, y_m - sc.y  # (S, B, 2)
+        self._loss_sum[:, 0] += np.einsum("sbi,sbi->s", r_a, r_a)
+        self._loss_sum[:, 1] += np.einsum("sbi,sbi->s", r_m, r_m)
+        r_a *= 1.0 / BATCH  # ∂L/∂ŷ for L = ½‖ŷ − y‖², mean over the batch
+        r_m *= 1.0 / BATCH
+        self.attn.backward(r_a, cache_a, self.params_a, self._grads_a)
+        self.mlp.backward(r_m, cache_m, self.params_m, self._grads_m)
+        self._adam.update(self.theta, self.grad)
+        self.step += 1
+
+    def advance(self, n: int) -> int:
+        """Train n steps, evaluating at each multiple of 25; returns how many rows were added."""
+        before = len(self.eval_steps)
+        # A softmax tail or an Adam moment of a dead ReLU unit may sink below the smallest
+        # double; rounding it to 0 is the right answer, not an error.
+        with np.errstate(under="ignore"):
+            for _ in range(n):
+                self.train_step()
+                if self.step % EVAL_EVERY == 0:
+                    self._evaluate()
+        return len(self.eval_steps) - before
+
+    def _evaluate(self) -> None:
+        errors = np.zeros((len(self.seeds), 4))
+        weights = None
+        for j, sc in enumerate(fixed_test_sets(self.task)):
+            y_a, cache = self.attn.forward(self.params_a, sc.x[None], sc.c[None], sc.mask[None])
+            y_m, _ = self.mlp.forward(self.params_m, sc.rows[None])
+            errors[:, j] = _error_cm(y_a, sc.y[None])
+            errors[:, 2 + j] = _error_cm(y_m, sc.y[None])
+            if j == 0:
+                weights = self._weights_on(cache.alpha, sc)
+        n_steps = self.step - (self.eval_steps[-1] if self.eval_steps else 0)
+        if n_steps:
+            self.losses.append(self._loss_sum / (2 * BATCH * n_steps))
+        else:
+            self.losses.append(np.full_like(self._loss_sum, np.nan))
+        self._loss_sum[:] = 0.0
+        self.eval_steps.append(self.step)
+        self.errors.append(errors)
+        self.head_weight.append(weights)
+
+    def _weights_on(self, alpha: np.ndarray, sc: Scenes) -> np.ndarray:
+        """Mean weight per head on the target, (S, H); vector: on A and on B, (S, H, 2).
+
+        The mean runs over the last, contiguous axis, so its rounding is the same whatever the
+        number of seeds in the batch (a seed's numbers must not depend on its neighbours).
+        """
+        per_head = alpha.transpose(0, 2, 1, 3)  # (S, H, B, N)
+        scene = np.arange(sc.size)
+        on_t = np.ascontiguousarray(per_head[:, :, scene, sc.target]).mean(axis=-1)  # (S, H)
+        if self.task == "fetch":
+            return on_t
+        on_s = np.ascontiguousarray(per_head[:, :, scene, sc.second]).mean(axis=-1)
+        return np.stack([on_t, on_s], axis=-1)
+
+    def error_curves(self) -> np.ndarray:
+        """(S, n_rows, 4) test errors in cm, ERROR_KEYS order."""
+        return np.stack(self.errors, axis=1)
+
+    def first_below(self, cm: float) -> list[int | None]:
+        """Per seed: the first evaluated step whose 2–5-object attention error is below cm."""
+        curve = self.error_curves()[:, :, 0]
+        out: list[int | None] = []
+        for row in curve:
+            hit = np.flatnonzero(row < cm)
+            out.append(int(self.eval_steps[hit[0]]) if hit.size else None)
+        return out

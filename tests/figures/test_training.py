@@ -1,0 +1,56 @@
+"""FIG 2's static parts (figures/training.py)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from attnlab.figures import compute_figure
+from attnlab.params import ParamError
+
+
+def test_defaults():
+    d = compute_figure("training")
+    assert d["settings"] == {"task": "fetch", "heads": 1, "seed": 35, "n_objects": 4}
+    assert d["params"]["attention"]["total"] == 182 and d["params"]["mlp"]["total"] == 8194
+    assert sum(d["params"]["mlp"]["parts"].values()) == 8194
+    assert d["test_sets"]["objects_2_5"] == d["test_sets"]["objects_6"] == 200
+    assert d["gradcheck"]["max_rel_error"] < 1e-6 and d["gradcheck"]["n_params"] == 362
+    assert len(d["colours"]) == 6 and d["history"][0]["step"] == 0
+    json.dumps(d, allow_nan=False)
+
+
+@pytest.mark.parametrize("n", [2, 6])
+@pytest.mark.parametrize("task", ["fetch", "vector"])
+def test_display_scene(task, n):
+    d = compute_figure("training", {"task": task, "heads": 2, "n_objects": n})
+    sc = d["scene"]
+    p = np.array(sc["positions"])
+    assert p.shape == (n, 2) and np.all((p >= 4) & (p <= 76))
+    assert len(set(sc["colours"])) == n and sc["target"] in sc["colours"]
+    assert sc["second"] in sc["colours"] and sc["second"] != sc["target"]
+    t = p[sc["colours"].index(sc["target"])]
+    want = t if task == "fetch" else t - p[sc["colours"].index(sc["second"])]
+    np.testing.assert_allclose(sc["truth"], want, atol=1e-9)
+    assert np.array(d["prediction"]["weights"]).shape == (2, n)
+    assert d["params"]["attention"]["total"] == 362
+    again = compute_figure("training", {"task": task, "heads": 2, "n_objects": n})
+    assert again["scene"] == sc  # reproducible
+
+
+@pytest.mark.parametrize(
+    ("raw", "name"),
+    [
+        ({"n_objects": 7}, "n_objects"),
+        ({"n_objects": 1}, "n_objects"),
+        ({"heads": 8}, "heads"),
+        ({"seed": "x"}, "seed"),
+        ({"steps": 5}, "steps"),
+    ],
+)
+def test_bad_settings(raw, name):
+    with pytest.raises(ParamError) as err:
+        compute_figure("training", raw)
+    assert err.value.name == name
