@@ -76,6 +76,30 @@ def test_start_streams_batched_progress_until_pause(make_client, spy) -> None:
     assert records == list(range(25, stopped + 1, 25))  # every record once, in order
 
 
+def test_a_paced_start_trains_one_frame_of_steps_per_message(make_client, spy) -> None:
+    # pace 250 steps/s at 25 frames/s: 10 steps a frame, so the reader sees the curve move
+    with make_client(trainer_factory=spy).websocket_connect("/ws/train") as ws:
+        _opened(ws)
+        ws.send_json({"type": "start", "pace": 250})
+        assert ws.receive_json()["running"] is True
+        t0 = time.perf_counter()
+        messages = [ws.receive_json() for _ in range(8)]
+        elapsed = time.perf_counter() - t0
+        ws.send_json({"type": "pause"})
+        _read_until(ws, _paused)
+    steps = [m["step"] for m in messages]
+    assert steps == [10 * (i + 1) for i in range(8)]
+    assert elapsed > 7 * 0.04 * 0.9  # frames are waited out, not rushed
+
+
+def test_a_bad_pace_is_refused(make_client, spy) -> None:
+    with make_client(trainer_factory=spy).websocket_connect("/ws/train") as ws:
+        _opened(ws)
+        ws.send_json({"type": "start", "pace": -5})
+        reply = ws.receive_json()
+    assert reply["type"] == "error" and "pace" in reply["message"]
+
+
 def test_config_and_reset_start_a_new_run(make_client, spy) -> None:
     with make_client(trainer_factory=spy).websocket_connect("/ws/train") as ws:
         _opened(ws)

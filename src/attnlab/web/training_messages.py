@@ -55,6 +55,20 @@ DEFAULT_SCENE = Scene(
 )
 
 
+# The pace of a run. The engine trains ~3000 steps a second, so an unpaced run is over before the
+# eye can follow the curve; the page asks for a pace that lets the reader watch step ~225 go by.
+START_PARAMS = (
+    Param(
+        "pace",
+        "int",
+        0,
+        "steps per second; 0 = as fast as the machine goes",
+        lo=0,
+        hi=100_000,
+    ),
+)
+
+
 def parse_message(
     text: str | bytes, *, task: str, max_step_n: int
 ) -> tuple[str, dict[str, Any] | Scene]:
@@ -67,7 +81,7 @@ def parse_message(
     kind = raw.pop("type")
     parsers: dict[str, Callable[[dict[str, Any]], Any]] = {
         "config": lambda r: validate(config_params(), r),
-        "start": lambda r: validate((), r),
+        "start": lambda r: validate(START_PARAMS, r),
         "pause": lambda r: validate((), r),
         "reset": lambda r: validate((), r),
         "step": lambda r: validate((Param("n", "int", 1, "steps", lo=1, hi=max_step_n),), r),

@@ -93,6 +93,7 @@ class Conversation:
         self.inbox: asyncio.Queue[object] = asyncio.Queue()  # text, bytes, _GONE or _WAKE
         self.cancel = threading.Event()  # read by the worker thread between chunks of steps
         self.goal: int | None = None  # the step the runner trains towards; None = paused
+        self.pace = 0  # steps per second asked by the page; 0 = as fast as possible
         self.runner: asyncio.Task[None] | None = None
         self.send_lock = asyncio.Lock()
         self.closed = False
@@ -187,11 +188,13 @@ class Conversation:
         await asyncio.to_thread(self._session().reset)
         await self._announce_new_run()
 
-    async def _on_start(self, _: dict[str, Any]) -> None:
+    async def _on_start(self, args: dict[str, Any]) -> None:
+        self.pace = args["pace"]
         await self._run_until(self.limits.max_steps)
 
     async def _on_step(self, args: dict[str, Any]) -> None:
         await self._stop_runner()
+        self.pace = 0  # a single step button trains its steps at once
         await self._run_until(self._session().step + args["n"])
 
     async def _on_pause(self, _: dict[str, Any]) -> None:
@@ -225,10 +228,14 @@ class Conversation:
         session = self._session()
         try:
             while self.goal is not None and session.step < self.goal and not self.cancel.is_set():
+                before, t0 = session.step, time.monotonic()
                 message = await asyncio.to_thread(
-                    session.frame, self.goal, self.limits.frame_s, self.cancel
+                    session.frame, self._frame_goal(before), self.limits.frame_s, self.cancel
                 )
-                await self.send(message)
+                if message["step"] > before:  # a frame cut short by a pause trained nothing
+                    await self.send(message)
+                if self.pace:  # paced: wait out the rest of the frame
+                    await asyncio.sleep(max(0.0, self.limits.frame_s - (time.monotonic() - t0)))
         except Exception:  # a bug in the trainer: tell the page, keep the server up
             log.exception("training failed")
             await self._error("internal", "training failed; see the server log")
@@ -239,6 +246,13 @@ class Conversation:
         if session.step >= session.max_steps:
             await self.send({"type": "done", "reason": "step_limit"})
         await self.send(session.state(running=False))
+
+    def _frame_goal(self, step: int) -> int:
+        """Where this frame may train to: the goal, or at a pace, one frame's worth of steps."""
+        assert self.goal is not None
+        if not self.pace:
+            return self.goal
+        return min(self.goal, step + max(1, round(self.pace * self.limits.frame_s)))
 
     async def _stop_runner(self) -> None:
         """Stop training and wait for the worker thread's current chunk to end."""
