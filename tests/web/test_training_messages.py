@@ -22,8 +22,10 @@ def test_good_messages() -> None:
     )
     assert _parse({"type": "config"})[1]["task"] == "fetch"  # missing settings: defaults
     assert _parse({"type": "step", "n": 500}) == ("step", {"n": 500})
-    for kind in ("start", "pause", "reset"):
+    for kind in ("pause", "reset"):
         assert _parse({"type": kind}) == (kind, {})
+    assert _parse({"type": "start"}) == ("start", {"pace": 0})  # unpaced unless asked
+    assert _parse({"type": "start", "pace": "150"}) == ("start", {"pace": 150})
 
 
 @pytest.mark.parametrize(
