@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from attnlab.claims import fig2
 
 IDS = [f"F2.{i}" for i in range(1, 10)] + ["E4"]
@@ -16,15 +14,6 @@ def test_every_claim_has_a_fast_check_and_the_sweeps_are_slow():
     slow = [c.id for c in fig2.CHECKS if c.slow]
     assert sorted(fast) == sorted(IDS)
     assert set(slow) == {"F2.2", "F2.3", "F2.4", "F2.5", "F2.6", "F2.7"}
-
-
-@pytest.mark.parametrize("check", [c for c in fig2.CHECKS if not c.slow], ids=lambda c: c.id)
-def test_fast_check_holds(check):
-    r = check.run()
-    assert r.id == check.id
-    assert r.ok, r.measured
-    assert r.statement and r.lesson and r.measured and r.condition and r.values
-    json.dumps(r.to_dict(), allow_nan=False)  # plain Python values only
 
 
 def test_values_the_lesson_text_uses():
