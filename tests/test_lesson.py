@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from attnlab import lesson
+from attnlab import lesson, lesson_values
 from attnlab.claims import CLAIM_IDS
 from attnlab.figures import compute_figure
 from attnlab.lesson import ConditionError, LessonError, evaluate, parse_condition
@@ -271,14 +271,14 @@ def test_a_missing_value_is_named_with_its_place() -> None:
     ],
 )
 def test_values_are_formatted_for_reading(value: Any, spec: str | None, shown: str) -> None:
-    assert lesson._format_value(value, spec) == shown
+    assert lesson_values.format_value(value, spec) == shown
 
 
 def test_a_value_that_is_not_a_number_is_refused() -> None:
     for bad in (math.nan, math.inf, [1, 2], True):
         for spec in (None, ".1f", "sci1"):
             with pytest.raises(LessonError):
-                lesson._format_value(bad, spec)
+                lesson_values.format_value(bad, spec)
 
 
 def test_scientific_values_inside_math_are_tex() -> None:
@@ -409,6 +409,11 @@ def _toward(v: tuple[float, float], length: float) -> list[float]:
     return [x * length / math.hypot(*v) for x in v]
 
 
+def _reversed(data: dict[str, Any]) -> dict[str, Any]:
+    """FIG 4's data as the page sees it once the reader has pressed "Reverse trajectory"."""
+    return {**data, "settings": {**data["settings"], "reversed": True}}
+
+
 def _real_cases() -> list[tuple[str, int, dict[str, Any]]]:
     """(try id, stage, figure data) where the text tells the reader the stage is reached."""
     from attnlab.figures.lookup import DEFAULT_KEYS
@@ -421,8 +426,8 @@ def _real_cases() -> list[tuple[str, int, dict[str, Any]]]:
         ("between", 0, compute_figure("lookup", {"q": _toward(between, 7.0)})),
         ("saturate", 0, compute_figure("scaling", {"d_k": 256, "scaled": False})),
         ("saturate", 1, compute_figure("scaling", {"d_k": 256, "scaled": True})),
-        ("reverse", 0, compute_figure("position", {"pe": "none"})),
-        ("reverse", 1, compute_figure("position", {"pe": "sinusoidal"})),
+        ("reverse", 0, _reversed(compute_figure("position", {"pe": "none"}))),
+        ("reverse", 1, _reversed(compute_figure("position", {"pe": "sinusoidal"}))),
         ("no-residual", 0, compute_figure("depth", {"residual": False, "depth": 6})),
         ("pre-ln", 0, compute_figure("depth", {"norm": "none", "depth": 24})),
         ("pre-ln", 1, compute_figure("depth", {"norm": "pre", "depth": 24})),
@@ -461,3 +466,121 @@ def test_every_try_stage_is_reached_by_what_the_text_asks_for() -> None:
     # … and not by the figure's defaults where the default is the "before" state
     assert not evaluate(conditions["saturate"][0], compute_figure("scaling", {}))
     assert not evaluate(conditions["no-residual"][0], compute_figure("depth", {}))
+    # FIG 4 starts without an encoding: the first stage needs the reader to reverse the reach
+    assert not evaluate(conditions["reverse"][0], compute_figure("position", {}))
+
+
+# --- slots: the text for the page, which fills the numbers as they are measured ------------------
+
+SLOT_HTML = re.compile(
+    r'<span class="val( pending)?" data-claim="([^"]+)" data-name="([^"]+)" data-fmt="([^"]*)">'
+    r"([^<]*)</span>"
+)
+
+
+def test_slots_without_values_keep_every_number_pending() -> None:
+    for lang in lesson.LANGS:
+        text = json.dumps(lesson.load_lesson(lang, None, slots=True), ensure_ascii=False)
+        text = text.replace('\\"', '"')
+        assert "{{" not in text
+        found = SLOT_HTML.findall(text)
+        assert {f"{c}.{n}" for _, c, n, _, _ in found} == lesson.placeholders(lang)
+        assert all(pending and shown == "…" for pending, _, _, _, shown in found)
+
+
+def test_slots_are_filled_with_what_is_known_and_wait_for_the_rest() -> None:
+    values = _fake_values("en")
+    missing = "F6.1.cached"
+    del values[missing]
+    data = lesson.load_lesson("en", values, slots=True)  # no LessonError: the page fills it later
+    text = json.dumps(data, ensure_ascii=False).replace('\\"', '"')
+    plain_text = json.dumps(lesson.load_lesson("en", _fake_values("en")), ensure_ascii=False)
+    for pending, claim, name, fmt, shown in SLOT_HTML.findall(text):
+        if f"{claim}.{name}" == missing:
+            assert pending and shown == "…"
+        else:
+            want = lesson_values.format_value(values[f"{claim}.{name}"], fmt or None)
+            assert not pending and shown == want and want in plain_text
+
+
+def test_a_value_that_cannot_be_shown_leaves_its_slot_pending() -> None:
+    ctx = lesson._Ctx("en/test.md", {"F2.2": {"steps": None}}, {}, slots=True)
+    html = lesson._inline("after {{F2.2.steps}} steps", ctx)
+    assert 'class="val pending"' in html and 'data-name="steps"' in html
+
+
+def test_tex_slots_are_html_data_that_katex_turns_into_attributes() -> None:
+    known = lesson._Ctx("en/test.md", {"F7.3": {"attention_share": 0.5058}}, {}, slots=True)
+    assert lesson._tex("{{F7.3.attention_share:.0%}}", known) == (
+        r"\htmlData{claim=F7.3,name=attention_share,fmt=.0pct}{51\%}"  # no % in the key
+    )
+    unknown = lesson._Ctx("en/test.md", {}, {}, slots=True)
+    assert lesson._tex(r"x = {{F5.2.rms_24:sci1}}", unknown) == (
+        r"x = \htmlData{claim=F5.2,name=rms_24,fmt=sci1}{\ldots}"
+    )
+
+
+@pytest.mark.parametrize("spec", [".2e", "g", ",", ".1f%", "sci1x", ">8"])
+def test_a_format_the_page_could_not_follow_is_refused(spec: str) -> None:
+    ctx = lesson._Ctx("en/test.md", None, {})
+    with pytest.raises(LessonError, match="format"):
+        lesson._inline(f"{{{{F2.2.steps:{spec}}}}}", ctx)
+
+
+def test_every_format_in_the_text_is_one_the_page_follows() -> None:
+    for lang in lesson.LANGS:
+        for name in [*lesson.PART_FILES, lesson.GLOSSARY_FILE]:
+            source = (lesson.CONTENT / lang / name).read_text("utf-8")
+            for m in lesson.PLACEHOLDER_RE.finditer(source):
+                assert m[3] is None or lesson_values.FORMAT_RE.fullmatch(m[3]), (lang, name, m[0])
+
+
+# --- the page's interface strings: both languages complete --------------------------------------
+
+I18N = lesson.CONTENT.parent / "static" / "i18n"
+TERMS = {"attnlab", "MLP", "RoPE", "LayerNorm", "Pre", "Post"}  # the same in both languages
+
+
+def _reads_the_same_in_both(text: str) -> bool:
+    """A term, a unit or a formula (MLP, Pre-LN, "({x}, {y}) cm"): no other word in it."""
+    return set(re.findall(r"[A-Za-z]{3,}", re.sub(r"\{\w+\}", "", text))) <= TERMS
+
+
+def _catalogue_pairs() -> list[tuple[str, dict[str, str], dict[str, str]]]:
+    pairs = []
+    for en_file in sorted(I18N.glob("*en.json")):
+        zh_file = en_file.with_name(en_file.name.replace("en.json", "zh.json"))
+        en, zh = (json.loads(f.read_text("utf-8")) for f in (en_file, zh_file))
+        pairs.append((en_file.name, en, zh))
+    return pairs
+
+
+def test_interface_strings_have_the_same_keys_and_placeholders_in_both_languages() -> None:
+    pairs = _catalogue_pairs()
+    assert [name for name, *_ in pairs] == ["en.json", "views-a.en.json", "views-b.en.json"]
+    for name, en, zh in pairs:
+        assert en.keys() == zh.keys(), (name, en.keys() ^ zh.keys())
+        for key in en:
+            assert set(re.findall(r"\{(\w+)\}", en[key])) == set(
+                re.findall(r"\{(\w+)\}", zh[key])
+            ), key
+            assert en[key].strip() and zh[key].strip(), key
+
+
+def test_every_chinese_interface_string_is_translated() -> None:
+    for name, en, zh in _catalogue_pairs():
+        for key, text in zh.items():
+            if CJK.search(text):
+                continue
+            # left in English only where it reads the same in both (a term, a formula)
+            assert text == en[key] and _reads_the_same_in_both(text), (name, key, text)
+        assert not [k for k, t in en.items() if CJK.search(t) and k != "lang.zh"], name
+
+
+def test_every_claim_has_a_title_in_both_languages() -> None:
+    en, zh = (json.loads((I18N / f"{lang}.json").read_text("utf-8")) for lang in lesson.LANGS)
+    from attnlab.claims import all_checks
+
+    for cid in all_checks():
+        assert f"claim.{cid}" in en and f"claim.{cid}" in zh, cid
+        assert CJK.search(zh[f"claim.{cid}"]), cid

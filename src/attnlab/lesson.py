@@ -8,7 +8,7 @@ is an example of it):
   (a glossary link), `$inline$` and `$$display$$` math (KaTeX), `\\hl{KEY}{tex}` for a symbol
   linked to the figures (becomes `\\htmlData{hl=KEY}{tex}`);
 - `{{ID.name}}`, `{{ID.name:.1f}}` or `{{ID.name:sci1}}` (7.9 × 10⁸): a number measured by the
-  engine (claim ID of CLAIMS.md, value name of that claim);
+  engine (claim ID of CLAIMS.md, value name of that claim; formats in `attnlab.lesson_values`);
 - boxes `::: figure NAME`, `::: try ID figure=NAME claim=CLAIM` (then `when: CONDITION` lines, one
   per stage, in order), `::: insight`, `::: note`, `::: pitfall TITLE`, `::: exercise ID` (options
   `- [ ]`/`- [x]`, each followed by an indented `> feedback`, then `answer:`), each closed by `:::`.
@@ -18,6 +18,10 @@ items: [html]), math (tex), figure (name, caption: [blocks]), try (id, figure, c
 [condition], body), insight / note / pitfall (title, body), exercise (id, question, options:
 [{html, correct, feedback}], answer). Inline math in html is `<span class="math">TeX</span>`.
 
+The page asks for the text with `slots=True`: the text must not wait for the engine (FIG 2's
+numbers take seconds to measure), so every number becomes a slot the page fills when the value
+arrives (`attnlab.lesson_values.slot_html` / `slot_tex`), pre-filled with the values known now.
+
 `evaluate(condition, data)` is the try-it grammar (the page has the same in JS): dotted paths
 (a path through a list maps over it), numbers, "strings", true/false, unary minus, functions
 max min count abs last at len, comparisons (elementwise on lists), and, or, parentheses.
@@ -26,8 +30,6 @@ max min count abs last at len, comparisons (elementwise on lists), and, or, pare
 from __future__ import annotations
 
 import html
-import math
-import numbers
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -36,6 +38,14 @@ from pathlib import Path
 from typing import Any
 
 from attnlab.condition import ConditionError, condition_paths, evaluate, parse_condition
+from attnlab.lesson_values import (
+    LessonError,
+    check_spec,
+    format_value,
+    lookup,
+    slot_html,
+    slot_tex,
+)
 
 __all__ = [
     "FIGURES",
@@ -83,10 +93,6 @@ INLINE_RE = re.compile(
 )
 
 
-class LessonError(ValueError):
-    """A content file breaks the format, or a measured value the text needs is missing."""
-
-
 # --- reading and inline rendering ------------------------------------------------------------
 
 
@@ -115,74 +121,58 @@ class _Ctx:
     gloss: Mapping[str, str]
     missing: list[str] = field(default_factory=list)
     line: int = 0
+    slots: bool = False  # numbers as slots the page fills (unknown values allowed)
 
     def at(self, line: int) -> str:
         return f"{self.where}:{line}"
 
 
-SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+def _value(m: re.Match[str], ctx: _Ctx, *, tex: bool) -> str | None:
+    """The shown text of placeholder `m`, or None while its value is not known."""
+    try:
+        check_spec(m[3])
+    except LessonError as err:
+        raise LessonError(f"{ctx.at(ctx.line)}: {m[0]}: {err}") from err
+    if ctx.values is None:
+        return None
+    try:
+        return format_value(lookup(ctx.values, m[1], m[2]), m[3], tex=tex)
+    except KeyError:
+        if not ctx.slots:
+            ctx.missing.append(f"{{{{{m[1]}.{m[2]}}}}} ({ctx.at(ctx.line)})")
+        return None
+    except (LessonError, ValueError) as err:
+        if ctx.slots:  # e.g. "never reached" (None): the page shows the slot as pending
+            return None
+        raise LessonError(f"{ctx.at(ctx.line)}: {m[0]}: {err}") from err
 
 
-def _scientific(x: float, digits: int, tex: bool) -> str:
-    """7.9 × 10⁸ in prose, 7.9\\times10^{8} in math: easier to read than 7.9e+08."""
-    mantissa, exponent = f"{x:.{digits}e}".split("e")
-    power = str(int(exponent))
-    if tex:
-        return f"{mantissa}\\times10^{{{power}}}"
-    return f"{mantissa} × 10{power.translate(SUPERSCRIPT)}"
-
-
-def _format_value(value: Any, spec: str | None, *, tex: bool = False) -> str:
-    """A measured value as the reader sees it: Python's format spec, or `sciN` (N digits)."""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise LessonError(f"value {value!r} is not a number")
-    x = float(value)
-    if not math.isfinite(x):
-        raise LessonError(f"value {x} is not finite")
-    if spec and spec.startswith("sci"):
-        return _scientific(x, int(spec[3:] or 1), tex)
-    if spec:
-        return format(value, spec)
-    if isinstance(value, numbers.Integral):
-        return str(int(value))
-    if x.is_integer() and abs(x) < 1e15:
-        return str(int(x))
-    # Three significant digits read well for 0.97, 7.8 or 0.32; large numbers are counts.
-    if abs(x) >= 100:
-        return f"{x:.0f}"
-    return f"{x:.3g}" if abs(x) >= 1e-3 else f"{x:.1e}"
-
-
-def _lookup(values: Mapping[str, Any], claim: str, name: str) -> Any:
-    """values["F2.2.steps"] or values["F2.2"]["steps"]; KeyError when neither is there."""
-    if f"{claim}.{name}" in values:
-        return values[f"{claim}.{name}"]
-    group = values.get(claim)
-    if isinstance(group, Mapping) and name in group:
-        return group[name]
-    raise KeyError(f"{claim}.{name}")
-
-
-def _placeholder(text: str, ctx: _Ctx, *, tex: bool = False) -> str:
+def _match(text: str, ctx: _Ctx) -> re.Match[str]:
     m = PLACEHOLDER_RE.fullmatch(text)
     if not m:
         raise LessonError(f"{ctx.at(ctx.line)}: bad placeholder {text} (want {{{{F2.2.name}}}})")
-    if ctx.values is None:  # structure only: keep the placeholder visible
-        return text
-    try:
-        return _format_value(_lookup(ctx.values, m[1], m[2]), m[3], tex=tex)
-    except KeyError:
-        ctx.missing.append(f"{{{{{m[1]}.{m[2]}}}}} ({ctx.at(ctx.line)})")
-        return text
-    except (LessonError, ValueError) as err:
-        raise LessonError(f"{ctx.at(ctx.line)}: {text}: {err}") from err
+    return m
+
+
+def _placeholder(text: str, ctx: _Ctx) -> str:
+    """A placeholder in prose → HTML: the value, a slot, or (no values) the placeholder itself."""
+    m = _match(text, ctx)
+    shown = _value(m, ctx, tex=False)
+    if ctx.slots:
+        return slot_html(m[1], m[2], m[3], shown)
+    return html.escape(text if shown is None else shown, quote=False)
+
+
+def _placeholder_tex(m: re.Match[str], ctx: _Ctx) -> str:
+    shown = _value(m, ctx, tex=True)
+    if ctx.slots:
+        return slot_tex(m[1], m[2], m[3], shown)
+    return (m[0] if shown is None else shown).replace("%", r"\%")  # % would start a comment
 
 
 def _tex(tex: str, ctx: _Ctx) -> str:
-    """Placeholders filled (a % must not start a TeX comment), \\hl{KEY} checked and converted."""
-    tex = PLACEHOLDER_RE.sub(lambda m: _placeholder(m[0], ctx, tex=True).replace("%", r"\%"), tex)
+    """Placeholders filled (or slots), \\hl{KEY} checked and converted."""
+    tex = PLACEHOLDER_RE.sub(lambda m: _placeholder_tex(m, ctx), tex)
     for key in HL_RE.findall(tex):
         if key not in HL_KEYS:
             raise LessonError(f"{ctx.at(ctx.line)}: unknown \\hl key {key!r}")
@@ -214,7 +204,7 @@ def _inline(text: str, ctx: _Ctx) -> str:
         elif kind in ("strong", "em"):
             out.append(f"<{kind}>{_inline(m[kind], ctx)}</{kind}>")
         else:
-            out.append(html.escape(_placeholder(m["ph"], ctx), quote=False))
+            out.append(_placeholder(m["ph"], ctx))
     out.append(html.escape(text[pos:], quote=False))
     return "".join(out)
 
@@ -384,9 +374,11 @@ def _gloss_index(lang: str) -> dict[str, str]:
     return index
 
 
-def glossary(lang: str, values: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+def glossary(
+    lang: str, values: Mapping[str, Any] | None = None, *, slots: bool = False
+) -> list[dict[str, Any]]:
     """The glossary: [{id, term, other, html}] in file order."""
-    ctx = _Ctx(f"{lang}/{GLOSSARY_FILE}", values, _gloss_index(lang))
+    ctx = _Ctx(f"{lang}/{GLOSSARY_FILE}", values, _gloss_index(lang), slots=slots)
     out = []
     for gid, term, other, text, line in _glossary_entries(lang):
         ctx.line = line
@@ -394,26 +386,32 @@ def glossary(lang: str, values: Mapping[str, Any] | None = None) -> list[dict[st
     return out
 
 
-def _parts(lang: str, values: Mapping[str, Any] | None, ctx_missing: list[str]) -> list[dict]:
+def _parts(
+    lang: str, values: Mapping[str, Any] | None, missing: list[str], *, slots: bool = False
+) -> list[dict]:
     parts, index = [], _gloss_index(lang)
     for name in PART_FILES:
         meta, lines, first = _source(lang, name)
-        ctx = _Ctx(f"{lang}/{name}", values, index, ctx_missing)
+        ctx = _Ctx(f"{lang}/{name}", values, index, missing, slots=slots)
         blocks = _blocks(list(lines), first, ctx)
         parts.append({"id": meta["id"], "title": meta["title"], "file": name, "blocks": blocks})
     return parts
 
 
-def load_lesson(lang: str, values: Mapping[str, Any] | None) -> dict[str, Any]:
+def load_lesson(
+    lang: str, values: Mapping[str, Any] | None, *, slots: bool = False
+) -> dict[str, Any]:
     """The whole lesson in one language as plain data: {lang, parts, glossary}.
 
     values: the engine's measurements, flat ("F2.2.steps": 225) or by claim ({"F2.2": {...}}).
     Every `{{ID.name}}` must be there; otherwise LessonError lists each missing one with its line.
     values=None keeps the placeholders as text (for checking structure without the engine).
+    slots=True (the page): every number is a slot, filled from `values` where known and left
+    pending otherwise; nothing is missing then, the page fills the rest as values arrive.
     """
     missing: list[str] = []
-    lesson = {"lang": lang, "parts": _parts(lang, values, missing),
-              "glossary": glossary(lang, values)}  # fmt: skip
+    lesson = {"lang": lang, "parts": _parts(lang, values, missing, slots=slots),
+              "glossary": glossary(lang, values, slots=slots)}  # fmt: skip
     if missing:
         raise LessonError("missing measured values: " + "; ".join(missing))
     return lesson

@@ -72,7 +72,8 @@ def test_every_mounted_figure_draws(loaded_lesson) -> None:
 def test_formula_symbols_light_up_figure_elements(loaded_lesson) -> None:
     page, _ = loaded_lesson
     assert page.locator("#fig-training figcaption .katex").count() > 0
-    symbol = page.locator("#fig-training figcaption .hl-symbol[data-hl=alpha]").first
+    # the symbol in the lesson's formula of §3 (the model written out) lights FIG 2's rings
+    symbol = page.locator("#s-training .prose .hl-symbol[data-hl=alpha]").first
     page.wait_for_selector("#fig-training .attention-rings circle")
     symbol.hover()
     assert page.locator("#fig-training .attention-rings.lit").count() == 1

@@ -73,10 +73,11 @@ def test_each_view_draws_without_errors(open_lesson, recorder) -> None:
     assert page.locator("#fig-position .pooled-original rect").count() == 8
     for name in OWN_FIGURES:
         assert page.locator(f"#fig-{name} .fig-error:not([hidden])").count() == 0, name
-    # a formula symbol in each caption lights the drawing that shows it
+    # a formula symbol in the lesson's text lights the drawing that shows it
     for fig, key, drawn in (("lookup", "q", ".query"), ("scaling", "sqrtd", ".hist-scaled"),
                             ("position", "rope", ".rope-rotated")):  # fmt: skip
-        page.locator(f"#fig-{fig} figcaption .hl-symbol[data-hl={key}]").first.hover()
+        part = page.locator(f"#fig-{fig}").locator("xpath=ancestor::section[1]")
+        part.locator(f".prose .hl-symbol[data-hl={key}]").first.hover()
         assert page.locator(f"#fig-{fig} {drawn}.lit").count() == 1, fig
     assert recorder.page_errors == []
     # the whole page's console is test_page.py's business; here: nothing from these three views

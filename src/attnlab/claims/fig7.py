@@ -113,6 +113,8 @@ def _kv_bytes() -> ClaimResult:
         ok = ok and data["kv_cache_bytes"]["total"] == expected and data["bytes_per_number"] == 2
         checked.append(expected)
     example = _tokens(model="small", cameras=4, patch=8, frames=1, actions=0)
+    # The lesson's FIG 7 try-it quotes the 7B-class cache at the same setting (§6).
+    seven = _tokens(model="7b", cameras=4, patch=8, frames=1, actions=0)
     return ClaimResult(
         id="F7.4",
         statement="The KV cache holds one key and one value of width d per token and layer: "
@@ -125,6 +127,7 @@ def _kv_bytes() -> ClaimResult:
         values={
             "settings_checked": len(checked),
             "bytes_small_4cam": example["kv_cache_bytes"]["total"],
+            "cache_gb_7b": seven["kv_cache_bytes"]["total"] / 1e9,
         },
     )
 

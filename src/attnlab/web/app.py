@@ -17,6 +17,7 @@ from attnlab.web.claims_api import claims_router
 from attnlab.web.config import WebSettings
 from attnlab.web.figures_api import available_figures, figures_router
 from attnlab.web.inputs import InputError, error_response
+from attnlab.web.lesson_api import lesson_router
 from attnlab.web.static_files import LessonStaticFiles, file_response
 from attnlab.web.training_socket import SessionCount, training_router
 
@@ -39,6 +40,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     app.state.training_sessions = SessionCount()
     app.include_router(figures_router(available_figures(), limits))
     app.include_router(claims_router())
+    app.include_router(lesson_router())
     app.include_router(training_router())
     _add_error_handlers(app)
     _add_page(app, limits)

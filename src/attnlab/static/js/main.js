@@ -1,14 +1,19 @@
-// The page's controller: loads the figure descriptions and both string catalogues, builds the
-// ONE state object (the URL hash wins over the defaults), mounts each figure view, and wires the
-// one-way flow  reader's action → state (→ URL) → API → view.update(data).
+// The page's controller: loads the figure descriptions, both string catalogues and the lesson's
+// text, builds the ONE state object (the URL hash wins over the defaults), mounts each figure
+// view, puts the text around the figures, and wires the one-way flow
+//   reader's action → state (→ URL) → API → view.update(data) → "attnlab:figure-data" (try-its).
 // Views live in ./figures/<name>.js and export mount(root, ctx) → {update(data), relabel?(),
-// destroy?()}; ctx is documented in ./lib/view.js.
+// destroy?()}; ctx is documented in ./lib/view.js. The text: ./lib/lesson.js; the engine's
+// numbers for it and the "check the numbers" panel: ./lib/claimspanel.js.
 
 import { getJSON } from "./lib/api.js";
+import { createClaimsPanel } from "./lib/claimspanel.js";
 import { initHighlight } from "./lib/highlight.js";
-import { applyI18n, browserLang, keepScroll, loadCatalogues, translator } from "./lib/i18n.js";
+import { applyI18n, browserLang, loadCatalogues, translator } from "./lib/i18n.js";
+import { createLesson, keepPlace } from "./lib/lesson.js";
 import { renderMath } from "./lib/math.js";
-import { createStore } from "./lib/state.js";
+import { createProgress } from "./lib/progress.js";
+import { createStore, decodeHash } from "./lib/state.js";
 import { createAnnouncer, figureViews } from "./lib/view.js";
 
 const URL_DELAY_MS = 150; // a drag changes settings every frame; the address bar need not
@@ -21,10 +26,18 @@ function debounce(fn, ms) {
   };
 }
 
-/** Render the formulas of every text the page owns (prose slots, captions, formula blocks). */
+/** Render the formulas of the page's own texts: captions (until the lesson's replace them) and
+ *  formula blocks. The lesson's text draws its own (lib/lesson.js). */
 function renderAllMath(markSymbols) {
-  for (const node of document.querySelectorAll(".prose, figcaption, .formula")) renderMath(node);
+  for (const node of document.querySelectorAll("figcaption:not([data-lesson]), .formula")) renderMath(node);
   markSymbols(document);
+}
+
+/** Say on the page that something could not load (the figures still work without the text). */
+function showError(text) {
+  const banner = document.getElementById("page-error");
+  banner.textContent = banner.hidden ? text : `${banner.textContent} ${text}`;
+  banner.hidden = false;
 }
 
 /** Contents links scroll without touching the hash (the hash holds the state). */
@@ -60,7 +73,54 @@ async function loadFigureList() {
   }
 }
 
+/** The lesson's text, try-its, exercises, glossary and the "check the numbers" panel. */
+function startLesson({ store, t, announce, markSymbols }) {
+  const progress = createProgress();
+  const lesson = createLesson({ t, announce, markSymbols, progress });
+  const panel = createClaimsPanel(document.getElementById("check-panel"), {
+    t, announce, progress,
+    onValues: (values) => lesson.setValues(values),
+    counts: () => ({ tries: lesson.tries.count(), exercises: lesson.exercises.count() }),
+  });
+  const other = (lang) => (lang === "en" ? "zh" : "en");
+  return {
+    lesson,
+    /** Render the text in the current language; fetch the other one for an instant switch. */
+    async show() {
+      const lang = store.state.lang;
+      try {
+        const text = await lesson.load(lang);
+        if (store.state.lang === lang) lesson.render(text); // else the switch has rendered it
+      } catch (error) {
+        showError(t("page.lessonError", { message: error.message || String(error) }));
+      }
+      panel.render();
+      panel.start();
+      lesson.load(other(lang)).catch(() => {}); // a failure is reported when it is needed
+    },
+    /** Everything that changes with the language, in one step that keeps the reader's place. */
+    async switchTo(lang, change) {
+      let text = null;
+      try {
+        text = await lesson.load(lang);
+      } catch (error) {
+        showError(t("page.lessonError", { message: error.message || String(error) }));
+      }
+      if (store.state.lang !== lang) return; // the reader switched again meanwhile
+      keepPlace(() => {
+        change();
+        if (text) lesson.render(text);
+        panel.render();
+      });
+    },
+  };
+}
+
 async function start() {
+  // The text is fetched at once, beside the catalogues and the figures' settings.
+  const firstLang = decodeHash(window.location.hash, {}).lang ?? browserLang();
+  const firstText = getJSON(`/api/lesson/${firstLang}`);
+  firstText.catch(() => {}); // a failure is reported when the text is shown
   const [catalogues, figures] = await Promise.all([loadCatalogues(), loadFigureList()]);
   const roots = [...document.querySelectorAll("figure[data-fig]")];
   const views = await figureViews(roots, figures.list);
@@ -68,6 +128,8 @@ async function start() {
   const t = translator(catalogues, () => store.state.lang);
   const markSymbols = initHighlight(document);
   const announce = createAnnouncer(document.getElementById("announcer"));
+  const text = startLesson({ store, t, announce, markSymbols });
+  text.lesson.prime(firstLang, firstText);
 
   const writeURL = debounce(() => {
     const hash = store.hash();
@@ -77,27 +139,38 @@ async function start() {
   applyI18n(document, t, store.state.lang);
   showLangButtons(store.state.lang);
   renderAllMath(markSymbols);
-  if (figures.error) {
-    const banner = document.getElementById("page-error");
-    banner.textContent = t("page.apiError", { message: figures.error });
-    banner.hidden = false;
-  }
+  if (figures.error) showError(t("page.apiError", { message: figures.error }));
 
-  views.mountAll({ store, t, announce });
+  // Every answer a view draws, and every change of its settings, is also an event: the lesson's
+  // try-its tick on it (lib/tries.js). `acted`: the reader has changed this figure since the page
+  // loaded (its first answer, on defaults or a shared link's settings, ticks nothing).
+  const answers = new Map(); // figure → its latest answer
+  const acted = new Set();
+  const figureData = (name) => {
+    const detail = { name, settings: { ...store.settings(name) }, data: answers.get(name), acted: acted.has(name) };
+    document.dispatchEvent(new CustomEvent("attnlab:figure-data", { detail }));
+  };
+  const onData = (name, data) => {
+    answers.set(name, data);
+    figureData(name);
+  };
+  views.mountAll({ store, t, announce, onData });
 
   store.subscribe((event) => {
     writeURL();
     if (event.kind === "settings") {
       views.settingsChanged(event.fig, event.changed);
+      if (!event.changed.includes("*")) acted.add(event.fig); // "*": a pasted link, not a reader's move
+      if (answers.has(event.fig)) figureData(event.fig); // e.g. a view-only setting (FIG 4's reversal)
     } else if (event.kind === "lang") {
-      keepScroll(() => {
-        applyI18n(document, t, store.state.lang);
-        showLangButtons(store.state.lang);
+      const lang = store.state.lang;
+      text.switchTo(lang, () => {
+        applyI18n(document, t, lang);
+        showLangButtons(lang);
         renderAllMath(markSymbols);
         views.relabelAll();
-        document.dispatchEvent(new CustomEvent("attnlab:lang", { detail: { lang: store.state.lang } }));
-      });
-      announce(t("page.langChanged"));
+        document.dispatchEvent(new CustomEvent("attnlab:lang", { detail: { lang } }));
+      }).then(() => announce(t("page.langChanged")));
     }
   });
 
@@ -110,6 +183,7 @@ async function start() {
   wireContents();
   wireLanguageSwitch(store);
   writeURL();
+  await text.show(); // the figures work meanwhile; the text arrives in a moment
   document.documentElement.classList.add("is-ready");
 }
 

@@ -18,16 +18,21 @@ import { loadViewStrings, viewTranslator } from "../lib/viewstrings.js";
 
 const STRINGS = await loadViewStrings("views-a");
 
-// Kept in the URL with the figure's settings but never sent to the API: whether the reversed
-// trajectory's bars are shown (the API always returns both orders).
-export const VIEW_PARAMS = [{ name: "reversed", kind: "bool", default: false }];
-
 const N_POS = 64; // attnlab.figures.position: N_POSITIONS and D_PE, the table's size
 const D_PE = 32;
 const ROPE_BOUND = 2.2; // the RoPE plot shows [−2.2, 2.2]²; q and k live in [−2, 2]²
 const VEC_STEP = 0.05; // arrow keys move a RoPE handle this far (Shift: ten times)
 const Q_COLOUR = PALETTE.query;
 const K_COLOUR = PALETTE.key;
+
+// Kept in the URL with the figure's settings but never sent to the API: whether the reversed
+// trajectory's bars are shown (the API always returns both orders), and how many times in a row
+// "m, n + 1" moved both RoPE positions together with q and k untouched (the lesson's try-it
+// "rope-shift" reads it; any other change to m, n, q or k starts the count again).
+export const VIEW_PARAMS = [
+  { name: "reversed", kind: "bool", default: false },
+  { name: "shift", kind: "int", min: 0, max: N_POS - 1, default: 0 },
+];
 
 /** Top left: the PE heatmap and the box at p (drag it, click a column, or use ←/→ on it). */
 function tablePanel(parent, { t, ctx, setP }) {
@@ -152,7 +157,7 @@ function ropePanel(parent, { t, ctx }) {
     const label = () => t(`va.ps.${name}.aria`, { x: fixed(ctx.settings[name][0], 2), y: fixed(ctx.settings[name][1], 2) });
     draggable(g, { get: () => plane.toPx(ctx.settings[name]), step: VEC_STEP * plane.unit, label: label(),
       set: (p) => {
-        ctx.set({ [name]: plane.fromPx(p) });
+        ctx.set({ [name]: plane.fromPx(p), shift: 0 });
         place(); // the dashed arrow follows now; the rotated one when the answer comes
       },
       onEnd: () => g.setAttribute("aria-label", label()) });
@@ -182,12 +187,12 @@ function ropePanel(parent, { t, ctx }) {
 /** Under the RoPE plot: m and n steppers and "m, n + 1"; returns {shift, sync(m, n)}. */
 function ropeControls(parent, { t, ctx, onShift }) {
   const bar = html("div", { class: "toolbar" }, parent);
-  const mCtl = stepper(bar, { name: "ps-m", label: "m", value: ctx.settings.m, min: 0, max: N_POS - 1, onChange: (m) => ctx.set({ m }) });
-  const nCtl = stepper(bar, { name: "ps-n", label: "n", value: ctx.settings.n, min: 0, max: N_POS - 1, onChange: (n) => ctx.set({ n }) });
+  const mCtl = stepper(bar, { name: "ps-m", label: "m", value: ctx.settings.m, min: 0, max: N_POS - 1, onChange: (m) => ctx.set({ m, shift: 0 }) });
+  const nCtl = stepper(bar, { name: "ps-n", label: "n", value: ctx.settings.n, min: 0, max: N_POS - 1, onChange: (n) => ctx.set({ n, shift: 0 }) });
   const shift = button(bar, { label: t("va.ps.shift"), onClick: () => {
     const { m, n } = ctx.settings;
     if (Math.max(m, n) >= N_POS - 1) return;
-    ctx.set({ m: m + 1, n: n + 1 }); // q and k stay; only both positions move
+    ctx.set({ m: m + 1, n: n + 1, shift: (ctx.settings.shift ?? 0) + 1 }); // q and k stay; only both positions move
     mCtl.set(m + 1);
     nCtl.set(n + 1);
     onShift();

@@ -46,7 +46,8 @@ export function mount(root, ctx) {
   const { t } = ctx;
   const s = () => ctx.settings;
   const colourName = (c) => t(`colour.${OBJECT_COLOURS[c].name}`);
-  const run = { step: 0, running: false, prediction: null, maxSteps: null, crossed: false, sceneQueued: false };
+  const run = { step: 0, running: false, prediction: null, maxSteps: null, crossed: false, sceneQueued: false,
+    history: [], stale: false }; // the records of this run so far, for the lesson's try-its (emitData)
   root.classList.add("fig-training");
 
   // ---- controls: task, heads, seed; Train/Pause, Step, Reset --------------------------------
@@ -121,9 +122,12 @@ export function mount(root, ctx) {
         // a whole history (on connect, config, reset): it replaces whatever run was drawn
         curves.clear();
         run.crossed = false;
+        run.history = [];
+        run.stale = false;
       }
       run.step = msg.step ?? run.step;
       curves.add(records);
+      emitData(records);
       if (msg.prediction) run.prediction = msg.prediction;
       drawScenePrediction();
       readouts.progress(run.step, curves.latest(), s().task, curves.firstBelow);
@@ -175,12 +179,32 @@ export function mount(root, ctx) {
     ctx.set(partial);
     drawScene();
     sendScene();
+    emitData([]);
+  }
+
+  /**
+   * The lesson's try-its read FIG 2 like any figure ("attnlab:figure-data", see lib/tries.js),
+   * with data {history: records so far}. One event per new record: a frame may carry several
+   * evaluations, and a condition such as "attention below 2 cm while the MLP is above 20 cm"
+   * holds at one of them, not necessarily at the frame's last.
+   */
+  function emitData(records) {
+    const send = (history) => root.dispatchEvent(new CustomEvent("attnlab:figure-data", { bubbles: true,
+      detail: { name: "training", settings: { ...s() }, data: { history } } }));
+    if (!records.length) send(run.history.slice());
+    if (run.stale) return;
+    for (const record of records) {
+      run.history.push(record);
+      send(run.history.slice());
+    }
   }
 
   function clearRun() {
     run.step = 0;
     run.prediction = null;
     run.crossed = false;
+    run.history = [];
+    run.stale = true; // until the server's fresh history: late records of the old run are not this run's
     curves.clear();
     readouts.progress(0, null, s().task, curves.firstBelow);
     drawScenePrediction();

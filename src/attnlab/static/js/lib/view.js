@@ -46,7 +46,8 @@ function mergeParams(apiParams, viewParams) {
 
 /**
  * Load the view modules of the <figure data-fig> elements `roots`; apiList is GET /api/figures.
- * Returns {specs, mountAll(env), settingsChanged(fig, names), relabelAll(), remount(figs)}.
+ * Returns {specs, mountAll(env), settingsChanged(fig, names), relabelAll(), remount(figs)};
+ * env = {store, t, announce, onData?(name, data)} (onData sees every answer after the view did).
  */
 export async function figureViews(roots, apiList) {
   const api = new Map(apiList.map((f) => [f.name, f.params]));
@@ -92,6 +93,7 @@ export async function figureViews(roots, apiList) {
       console.error(`figure ${entry.name}: update failed`, error);
       showError(entry, error.message || String(error));
     }
+    env.onData?.(entry.name, data); // e.g. the lesson's try-its read every answer (main.js)
   }
 
   function mount(entry, { fetch = true } = {}) {

@@ -1,0 +1,76 @@
+// The five exercises (§8) as multiple choice: four options each; choosing one shows why it is
+// right or wrong (the lesson's feedback for that option), and after a first attempt the worked
+// answer opens, with its numbers filled from the engine like the rest of the text. Choices are
+// kept in this browser (lib/progress.js), so a reader who comes back sees what they tried.
+
+const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+const LETTERS = "ABCD";
+
+/**
+ * The exercise controller. renderBlock(block, n) → HTML of exercise n; refresh() shows the
+ * kept choices; a click on an option is handled by one listener on `root`.
+ */
+export function createExercises({ progress, t, announce, renderBlocks, root = document }) {
+  const blocks = new Map(); // id → the exercise block (options know which one is correct)
+
+  function renderBlock(block, n) {
+    blocks.set(block.id, block);
+    const id = esc(block.id);
+    const options = block.options.map((o, i) => `<li class="ex-item" data-i="${i}">`
+      + `<button type="button" class="ex-option" data-i="${i}" aria-pressed="false" aria-describedby="ex-${id}-fb${i}">`
+      + `<span class="ex-letter" aria-hidden="true">${LETTERS[i]}</span><span class="ex-text">${o.html}</span>`
+      + `<span class="ex-mark" aria-hidden="true"></span></button>`
+      + `<div class="ex-feedback" id="ex-${id}-fb${i}" hidden><span class="sr-only ex-verdict"></span>${o.feedback}</div></li>`).join("");
+    return `<div class="exercise" id="ex-${id}" data-exercise="${id}" data-anchor="ex:${id}" role="group" aria-labelledby="ex-${id}-h">`
+      + `<h3 class="ex-head" id="ex-${id}-h">${esc(t("ex.title", { n }))}</h3>`
+      + `<div class="ex-question">${renderBlocks(block.question)}</div>`
+      + `<p class="ex-prompt">${esc(t("ex.prompt"))}</p>`
+      + `<ol class="ex-options">${options}</ol>`
+      + `<div class="ex-answer" hidden><h4>${esc(t("ex.answer"))}</h4>${renderBlocks(block.answer)}</div></div>`;
+  }
+
+  function refresh() {
+    for (const box of root.querySelectorAll(".exercise[data-exercise]")) {
+      const block = blocks.get(box.dataset.exercise);
+      if (!block) continue;
+      const chosen = progress.chosen(block.id);
+      box.querySelectorAll(".ex-item").forEach((item) => {
+        const i = Number(item.dataset.i);
+        const tried = chosen.includes(i);
+        const right = block.options[i].correct;
+        item.classList.toggle("tried", tried);
+        item.classList.toggle("right", tried && right);
+        item.classList.toggle("wrong", tried && !right);
+        item.querySelector(".ex-option").setAttribute("aria-pressed", String(tried));
+        item.querySelector(".ex-mark").textContent = tried ? (right ? "✓" : "✗") : "";
+        item.querySelector(".ex-verdict").textContent = tried ? `${t(right ? "ex.right" : "ex.wrong")} ` : "";
+        item.querySelector(".ex-feedback").hidden = !tried;
+      });
+      box.classList.toggle("is-solved", chosen.some((i) => block.options[i]?.correct));
+      box.querySelector(".ex-answer").hidden = chosen.length === 0;
+    }
+  }
+
+  root.addEventListener("click", (event) => {
+    const button = event.target.closest?.(".exercise .ex-option");
+    if (!button) return;
+    const box = button.closest(".exercise");
+    const block = blocks.get(box.dataset.exercise);
+    const i = Number(button.dataset.i);
+    const first = progress.chosen(block.id).length === 0;
+    progress.choose(block.id, i); // → refresh (subscribed): the verdict is in the feedback now
+    const feedback = box.querySelector(`#ex-${CSS.escape(block.id)}-fb${i}`)?.textContent.trim() ?? "";
+    announce(first ? `${feedback} ${t("ex.answerShown")}` : feedback);
+  });
+  progress.subscribe(refresh);
+
+  return {
+    renderBlock,
+    refresh,
+    /** [exercises with an attempt, exercises on the page]. */
+    count() {
+      const ids = [...blocks.keys()];
+      return [ids.filter((id) => progress.chosen(id).length > 0).length, ids.length];
+    },
+  };
+}

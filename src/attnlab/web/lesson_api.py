@@ -1,0 +1,79 @@
+"""`/api/lesson/{lang}`: the lesson's text for the page; `/api/claims/measured` and
+`/api/claims/rerun`: the numbers behind it, measured in the background (web/measurements.py).
+
+The text never waits for the engine. It comes with every number as a slot (`attnlab.lesson`,
+slots=True), pre-filled with the values measured so far; the page fills the others from
+`/api/claims/measured` as they arrive. The router's lifespan starts measuring when the server
+starts, so the numbers are usually there before a reader has scrolled to them; the few that need
+a seed sweep are measured once a page has asked for the text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, FastAPI, Query, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import JSONResponse
+
+from attnlab.lesson import load_lesson, placeholders
+from attnlab.plain import plain
+from attnlab.web.measurements import Measurements
+
+Lang = Literal["en", "zh"]
+
+
+def measurements(app: FastAPI) -> Measurements:
+    """The app's measurements (made on first use if the lifespan has not run, e.g. in a test)."""
+    found = getattr(app.state, "measurements", None)
+    if found is None:
+        found = app.state.measurements = Measurements()
+    return found
+
+
+@asynccontextmanager
+async def _measure_from_startup(app: FastAPI) -> AsyncIterator[None]:
+    measured = measurements(app)
+    measured.start()
+    try:
+        yield
+    finally:
+        measured.close()
+
+
+def lesson_router() -> APIRouter:
+    router = APIRouter(prefix="/api", tags=["lesson"], lifespan=_measure_from_startup)
+
+    @router.get("/lesson/{lang}", summary="The lesson's text, numbers as slots (en or zh)")
+    async def lesson(lang: Lang, request: Request) -> JSONResponse:
+        measured = measurements(request.app)
+        measured.want_sweeps()  # a reader is here: the text's seed-sweep numbers are wanted now
+        values = measured.values()
+        data = await run_in_threadpool(load_lesson, lang, values, slots=True)
+        data["needs"] = sorted(placeholders(lang))
+        return JSONResponse(plain(data))
+
+    @router.get("/claims/measured", summary="The claims measured so far, without waiting")
+    def measured(
+        request: Request,
+        since: Annotated[int, Query(ge=0, description="only results after this seq")] = 0,
+    ) -> JSONResponse:
+        return JSONResponse(plain(measurements(request.app).snapshot(since)))
+
+    @router.post(
+        "/claims/rerun",
+        status_code=202,
+        summary="Measure the fast claims again from scratch (409 while a run is going on)",
+    )
+    def rerun(request: Request) -> JSONResponse:
+        measured = measurements(request.app)
+        if not measured.start(fresh=True):
+            state = measured.snapshot()["state"] or {}
+            where = f" ({state.get('current')}, {state.get('done')} of {state.get('total')})"
+            message = "the claims are being measured now" + (where if state.get("current") else "")
+            return JSONResponse({"detail": message + "; try again when that run ends"}, 409)
+        return JSONResponse(plain(measured.snapshot()), 202)
+
+    return router

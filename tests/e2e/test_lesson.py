@@ -1,0 +1,279 @@
+"""The lesson's text in the page (static/js/lib/lesson.js and friends), in Chromium: every part in
+its place with the figures where the text puts them, the engine's numbers in the text, try-its
+that tick when the reader drives a figure, exercises with feedback and worked answers, the
+formula ↔ figure link both ways, the glossary, "check the numbers", and both languages."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import httpx
+import pytest
+
+from attnlab import lesson
+from attnlab.lesson_values import format_value, slot_tex
+
+pytestmark = pytest.mark.e2e
+
+CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
+PARTS = [p["id"] for p in lesson.load_lesson("en", None)["parts"]]
+FIG_OF_PART = {"lookup": ["lookup"], "training": ["training"], "robots": ["tokens"],
+               "parts": ["scaling", "position", "depth", "kv-cache"]}  # fmt: skip
+SLOTS_JS = """() => [...document.querySelectorAll('main span.val[data-claim]')].map(s => [
+  s.dataset.claim, s.dataset.name, s.dataset.fmt, s.textContent, s.matches('.pending')])"""
+SWEEP_ONLY = 4  # F2.2's and F2.6's 10th and 90th percentiles come from seed sweeps only
+
+
+def _measured(server: str) -> dict[str, Any]:
+    return httpx.get(f"{server}/api/claims/measured", timeout=10).json()
+
+
+# --- the numbers: the page writes them exactly as the server does ------------------------------
+
+FORMAT_CASES = [
+    (225, ""), (225.0, ""), (0.97341, ""), (7.8123, ""), (3137.4, ""), (2.2e-16, ""),
+    (1.5e-5, ""), (0.5, ""), (99.96, ""), (-0.25, ""), (1e15, ""), (0.5058, ".0%"),
+    (0.12345, ".1%"), (790719351.6, "sci1"), (2.2e-16, "sci0"), (4.1e-8, "sci"),
+    (7.8123, ".1f"), (277.50000000000006, ".0f"), (20.84567, ".2f"), ("n/a", ""),
+]  # fmt: skip
+
+
+def test_the_page_formats_numbers_as_the_server_does(page, server) -> None:
+    page.goto(f"{server}/static/i18n/en.json")
+    cases = [[v, spec, tex] for v, spec in FORMAT_CASES for tex in (False, True)]
+    shown = page.evaluate(
+        """async (cases) => {
+             const V = await import("/static/js/lib/lessonvalues.js");
+             return cases.map(([v, spec, tex]) => V.formatValue(v, spec, {tex}));
+           }""",
+        cases,
+    )
+    expected = [format_value(v, spec or None, tex=tex) for v, spec, tex in cases]
+    expected = [
+        e.replace("%", r"\%") if tex else e for e, (_, _, tex) in zip(expected, cases, strict=True)
+    ]
+    assert shown == expected
+    # a TeX slot as the server writes it, filled by the page: what the server writes when it knows
+    tex = slot_tex("F7.3", "attention_share", ".0%", None)
+    filled = page.evaluate(
+        """async (tex) => (await import("/static/js/lib/lessonvalues.js"))
+             .texWithValues(tex, {"F7.3": {"attention_share": 0.5058}})""",
+        tex,
+    )
+    assert filled == slot_tex("F7.3", "attention_share", ".0%", format_value(0.5058, ".0%"))
+
+
+# --- the text in its place ---------------------------------------------------------------------
+
+
+def test_every_part_is_in_its_slot_with_its_figures_in_place(loaded_lesson) -> None:
+    page, recorder = loaded_lesson
+    for part in PARTS:
+        assert page.locator(f'.prose[data-part="{part}"] > *').count() > 0, part
+        title = page.inner_text(f"#s-{part} h2 [data-part-title]")
+        assert title == next(p["title"] for p in lesson.load_lesson("en", None)["parts"]
+                             if p["id"] == part)  # fmt: skip
+    for part, figs in FIG_OF_PART.items():
+        for fig in figs:
+            # the figure sits inside its part, between two chunks of that part's text
+            before = page.evaluate(f"document.querySelector('#fig-{fig}').previousElementSibling"
+                                   f"?.closest('#s-{part}') !== null")  # fmt: skip
+            assert before, fig
+            caption = page.inner_text(f"#fig-{fig} figcaption")
+            assert len(caption) > 80 and "{{" not in caption, fig
+            assert not page.inner_text(f"#fig-{fig} .fig-title").startswith("fig."), fig
+    order = page.eval_on_selector_all("figure[data-fig]", "els => els.map(e => e.dataset.fig)")
+    assert order == ["lookup", "training", "scaling", "position", "depth", "kv-cache", "tokens"]
+    # the text's formulas are drawn (none left as TeX source), and the references link out
+    assert page.locator(".prose .math .katex").count() > 200
+    assert page.locator(".prose .katex-error").count() == 0
+    links = page.eval_on_selector_all("#s-reading a[href^='https://arxiv.org']", "a => a.length")
+    assert links >= 15
+    assert recorder.page_errors == []
+
+
+def test_the_text_s_numbers_are_the_engine_s(loaded_lesson, server) -> None:
+    page, _ = loaded_lesson
+    # the page polls while the server measures; once the fast checks are in, only the numbers
+    # of the seed sweeps may still be on their way
+    page.wait_for_function(f"+document.documentElement.dataset.pendingValues <= {SWEEP_ONLY}")
+    answer = _measured(server)
+    fast = {c["id"]: c["values"] for c in answer["claims"]}
+    slots = page.evaluate(SLOTS_JS)
+    assert {f"{c}.{n}" for c, n, *_ in slots} == lesson.placeholders("en")
+    for claim, name, fmt, shown, pending in slots:
+        if pending:
+            assert shown == "…" and name not in fast[claim], (claim, name)
+        else:
+            assert shown == format_value(answer["values"][claim][name], fmt or None), (claim, name)
+    params = format_value(fast["F2.1"]["attn_params"], None)
+    assert page.inner_text("#s-training").count(params) >= 2
+
+
+# --- linked formulas -------------------------------------------------------------------------
+
+
+def test_formula_symbols_and_figure_elements_light_each_other(loaded_lesson) -> None:
+    page, _ = loaded_lesson
+    symbol = page.locator("#s-lookup .prose .hl-symbol[data-hl=q]").first
+    symbol.hover()
+    assert page.locator("#fig-lookup .query.lit").count() == 1
+    page.mouse.move(2, 2)
+    assert page.locator("#fig-lookup .query.lit").count() == 0
+    # … and the reverse: the figure's element lights every formula symbol of its key
+    page.locator("#fig-scaling .hist-scaled").first.hover()
+    lit = page.locator(".prose .hl-symbol.lit[data-hl=sqrtd]").count()
+    assert lit >= 2 and lit == page.locator(".prose .hl-symbol[data-hl=sqrtd]").count()
+    page.mouse.move(2, 2)
+    assert page.locator(".prose .hl-symbol.lit").count() == 0
+    # every key of the spec is linked: symbols in the text, elements in the figures
+    keys = set(page.eval_on_selector_all(".prose .hl-symbol", "els => els.map(e => e.dataset.hl)"))
+    assert keys == set(lesson.HL_KEYS)
+    drawn = page.eval_on_selector_all("figure.fig [data-hl]", "els => els.map(e => e.dataset.hl)")
+    assert set(drawn) == set(lesson.HL_KEYS)
+
+
+# --- try it --------------------------------------------------------------------------------
+
+
+def test_a_try_it_ticks_when_the_reader_does_the_task(open_lesson) -> None:
+    page = open_lesson()
+    box = "#try-rope-shift"
+    shift = page.locator("#fig-position button[data-role=shift]")
+    page.wait_for_selector("#fig-position [data-readout=score][data-value]")
+    assert page.locator(".try-stage.met").count() == 0  # the figures' defaults tick nothing
+    shift.click()
+    shift.click()
+    page.locator("#fig-position .stepper button").first.click()  # m − 1: the count starts again
+    shift.click()
+    shift.click()
+    page.wait_for_timeout(300)
+    assert page.locator(f"{box}.is-done").count() == 0  # only two joint shifts since the reset
+    shift.click()
+    page.wait_for_selector(f"{box}.is-done")
+    assert page.locator(f"{box} .try-stage.met").count() == 1
+    # kept in this browser: still ticked after a reload, until the reader resets
+    page.reload()
+    page.wait_for_selector("html.is-ready")
+    assert page.locator(f"{box}.is-done").count() == 1
+    page.click("#check-panel button[data-role=reset-progress]")
+    assert page.locator(f"{box}.is-done").count() == 0
+
+
+def test_training_ticks_the_fetch_race(open_lesson) -> None:
+    page = open_lesson()
+    box = "#try-fetch-race"
+    page.wait_for_selector("#fig-training dd[data-key=attn][data-value]")
+    assert page.locator(f"{box}.is-done").count() == 0
+    page.click("#fig-training button[data-role=train]")
+    page.wait_for_selector(f"{box}.is-done", timeout=30_000)
+    page.click("#fig-training button[data-role=train]")  # pause
+    # the condition held at an evaluation the reader saw: attention < 2 cm, MLP > 20 cm
+    assert float(page.get_attribute("#fig-training dd[data-key=first]", "data-step2")) > 0
+    assert page.locator("#try-six-objects.is-done").count() == 0  # not asked for yet
+
+
+# --- exercises --------------------------------------------------------------------------------
+
+
+def test_an_exercise_gives_feedback_and_reveals_the_worked_answer(loaded_lesson, server) -> None:
+    page, _ = loaded_lesson
+    ex = "#ex-E1"
+    block = lesson.exercises("en")[0]
+    wrong = next(i for i, o in enumerate(block["options"]) if not o["correct"])
+    right = next(i for i, o in enumerate(block["options"]) if o["correct"])
+    assert page.locator(f"{ex} .ex-answer").is_hidden()
+    page.click(f"{ex} .ex-option[data-i='{wrong}']")
+    feedback = page.locator(f"{ex} #ex-E1-fb{wrong}")
+    assert feedback.is_visible() and "Not correct" in feedback.inner_text()
+    assert page.locator(f"{ex} .ex-item.wrong").count() == 1
+    answer = page.locator(f"{ex} .ex-answer")
+    assert answer.is_visible()
+    # the worked answer quotes FIG 3's measurement, from the engine
+    std = _measured(server)["values"]["F3.3"]["std_unscaled_64"]
+    assert format_value(std, ".1f") in answer.inner_text()
+    assert page.locator(f"{ex} .ex-answer .val.pending").count() == 0
+    page.click(f"{ex} .ex-option[data-i='{right}']")
+    assert page.locator(f"{ex} .ex-item.right").count() == 1
+    assert "Correct" in page.inner_text(f"{ex} #ex-E1-fb{right}")
+    assert page.locator(f"{ex}.is-solved").count() == 1
+
+
+# --- glossary ---------------------------------------------------------------------------------
+
+
+def test_every_term_reaches_the_glossary(loaded_lesson) -> None:
+    page, _ = loaded_lesson
+    term = page.locator("#s-lookup a.gloss[data-gloss=softmax]").first
+    term.hover()
+    tip = page.locator("#gloss-tip")
+    assert tip.is_visible() and "softmax" in tip.inner_text()
+    hash_before = page.evaluate("location.hash")
+    term.click()
+    entry = page.locator("#gloss-softmax")
+    assert entry.evaluate("e => document.activeElement === e")
+    assert page.evaluate("location.hash") == hash_before  # the state stays in the URL
+    page.click("#glossary .gloss-back")
+    assert term.evaluate("e => document.activeElement === e")
+    ids = set(page.eval_on_selector_all(".prose a.gloss", "els => els.map(e => e.dataset.gloss)"))
+    assert ids <= set(
+        page.eval_on_selector_all(".gloss-entry", "els => els.map(e => e.dataset.glossEntry)")
+    )
+
+
+# --- both languages -------------------------------------------------------------------------
+
+
+def test_chinese_is_complete_and_switching_keeps_the_place(open_lesson) -> None:
+    page = open_lesson()
+    page.click("#ex-E2 .ex-option[data-i='0']")  # state the switch must keep
+    anchor = "#l-05-h3"  # a heading of §5, "Multi-head attention", at the top of the view
+    page.evaluate(f"document.querySelector('{anchor}').scrollIntoView()")
+    top = page.evaluate(f"document.querySelector('{anchor}').getBoundingClientRect().top")
+    assert 40 < top < 120  # just below the sticky header: what the reader is looking at
+    page.locator("[data-set-lang=zh]").dispatch_event("click")
+    page.wait_for_function("document.documentElement.lang === 'zh-Hans'")
+    page.wait_for_function("document.querySelector('#s-why h2').textContent.includes('机器人')")
+    after = page.evaluate(f"document.querySelector('{anchor}').getBoundingClientRect().top")
+    assert abs(after - top) < 40
+    assert page.locator("#ex-E2 .ex-item.right").count() == 1  # the answer is still chosen
+    texts = page.eval_on_selector_all(
+        "main .prose p, main .prose li, .box-title, .try-stage-label, .ex-head, .claim-title, "
+        "#check-panel p, .gloss-entry dd, h2, nav.contents a",
+        "els => els.map(e => e.innerText.trim()).filter(Boolean)",
+    )
+    untranslated = [t for t in texts if not CJK.search(t) and not _neutral(t)]
+    assert untranslated == []
+    raw_keys = [t for t in texts if re.fullmatch(r"[a-z]+(\.[A-Za-z0-9-]+)+", t)]
+    assert raw_keys == []
+
+
+def _neutral(text: str) -> bool:
+    """Text that is the same in both languages: references, numbers, formulas, names."""
+    return (
+        bool(re.fullmatch(r"[\d\s.,:;()+\-−×/=·%…]*", text))
+        or "arxiv" in text.lower()
+        or (text in ("attnlab", "MLP", "RoPE", "LayerNorm"))
+    )
+
+
+# --- check the numbers ----------------------------------------------------------------------
+
+
+def test_check_the_numbers_shows_every_claim_and_reruns_live(open_lesson, server) -> None:
+    page = open_lesson()
+    page.wait_for_function("document.querySelectorAll('#check-panel .claim').length > 30")
+    rows = page.eval_on_selector_all(
+        "#check-panel .claim", "els => els.map(e => [e.dataset.claim, e.dataset.ok])"
+    )
+    assert all(ok == "true" for _, ok in rows)
+    assert [c for c, _ in rows] == [c["id"] for c in _measured(server)["claims"]]
+    button = page.locator("#check-panel button[data-role=rerun]")
+    idle = "!document.querySelector('#check-panel button[data-role=rerun]').disabled"
+    page.wait_for_function(idle, timeout=60_000)  # the server may still be measuring sweeps
+    button.click()
+    page.wait_for_selector("#check-panel .claim.fresh", timeout=30_000)
+    status = page.inner_text("#check-panel .check-status")
+    assert "measured again just now" in status and f"{len(rows)} of {len(rows)}" in status
+    assert page.locator("#s-training span.val.pending").count() <= 4  # the text keeps its numbers
