@@ -54,10 +54,27 @@ def test_step_and_reset(open_lesson) -> None:
 
 
 def test_vector_two_heads_split_the_work(open_lesson) -> None:
-    page = open_lesson("#lang=en&training.task=vector&training.heads=2")
+    page = open_lesson("#lang=en&training.task=vector&training.heads=2&training.pace=0")
     page.wait_for_selector(f"{FIG} .truth-arrow")
     _train_until(page, f"+document.querySelector('{FIG} dd[data-key=step]').dataset.value >= 1000")
     assert _readout(page, "attn") < 3
     weights = page.inner_text(f"{FIG} dd[data-key=weights]")
     assert weights.count("A ") == 2 and weights.count("B ") == 2
     assert page.locator(f"{FIG} .ring.head-2").count() == 4  # one dashed ring per block
+
+
+def test_the_default_pace_lets_the_reader_watch(open_lesson) -> None:
+    # The engine trains thousands of steps a second; at the page's pace the curve is watched, not
+    # flashed: the slow pace (50 steps a second) never runs ahead of the clock.
+    page = open_lesson("#lang=en&training.pace=50")
+    page.wait_for_selector(f"{FIG} dd[data-key=step][data-value='0']")
+    assert page.get_attribute(f"{FIG} .segmented button[data-value='50']", "aria-pressed") == "true"
+    t0 = page.evaluate("performance.now()")
+    page.click(f"{FIG} button[data-role=train]")
+    step = f"+document.querySelector('{FIG} dd[data-key=step]').dataset.value"
+    page.wait_for_function(f"{step} >= 25")
+    page.wait_for_timeout(600)
+    page.click(f"{FIG} button[data-role=train]")  # pause
+    page.wait_for_selector(f"{FIG} button[data-role=train][aria-pressed=false]")
+    seconds = (page.evaluate("performance.now()") - t0) / 1000
+    assert 25 <= _readout(page, "step") <= 50 * seconds + 10

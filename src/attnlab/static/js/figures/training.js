@@ -21,6 +21,8 @@ const STEP_N = 25; // the Step button trains one evaluation interval of the trai
 // Settings this view keeps in the URL. task, heads, seed and n_objects are also the "training"
 // figure's API parameters (the API's descriptions win when present; these are the fallback when
 // the server has no such figure); target, second and pos only shape the display scene.
+const PACES = [50, 200, 0]; // steps per second: slow, watchable, unpaced
+
 export const VIEW_PARAMS = [
   { name: "task", kind: "choice", choices: ["fetch", "vector"], default: "fetch" },
   { name: "heads", kind: "choice", choices: [1, 2, 4], default: 1 },
@@ -30,6 +32,9 @@ export const VIEW_PARAMS = [
   { name: "target", kind: "int", min: 0, max: 5, default: 3 },
   { name: "second", kind: "int", min: 0, max: 5, default: 4 },
   { name: "pos", kind: "vector", length: 12, min: 0, max: 80, default: DEFAULT_POS },
+  // Steps per second asked of the server. The engine trains ~3000 a second: unpaced, the curve
+  // is over before the eye can follow it, so the page watches at a pace; 0 = as fast as it goes.
+  { name: "pace", kind: "choice", choices: PACES, default: 200 },
 ];
 
 /** The display scene from settings: blocks, valid target/second colours, B's index. */
@@ -59,9 +64,14 @@ export function mount(root, ctx) {
     options: [1, 2, 4].map((h) => ({ value: h, label: String(h) })), onChange: (v) => reconfigure({ heads: Number(v) }) });
   const seedCtl = numberInput(bar, { name: "tr-seed", label: t("tr.seed"), value: s().seed, min: 0,
     max: 1_000_000, onChange: (v) => reconfigure({ seed: v }) });
+  const paceCtl = segmented(bar, { name: "tr-pace", label: t("tr.pace"), value: s().pace,
+    options: PACES.map((p) => ({ value: p, label: t(`tr.pace.${p}`) })), onChange: (v) => {
+      ctx.set({ pace: Number(v) });
+      if (run.running) socket.send({ type: "start", pace: Number(v) }); // new pace, same run
+    } });
   const actions = html("div", { class: "actions" }, bar);
   const trainBtn = button(actions, { label: t("tr.train"), className: "primary", onClick: () => {
-    socket.send({ type: run.running ? "pause" : "start" });
+    socket.send(run.running ? { type: "pause" } : { type: "start", pace: Number(s().pace) });
   } });
   trainBtn.dataset.role = "train";
   const stepBtn = button(actions, { label: t("tr.step", { n: STEP_N }), onClick: () => socket.send({ type: "step", n: STEP_N }) });
@@ -171,7 +181,7 @@ export function mount(root, ctx) {
     const { task, heads, seed } = s();
     socket.send({ type: "config", task, heads: Number(heads), seed });
     sendScene();
-    if (wasRunning) socket.send({ type: "start" });
+    if (wasRunning) socket.send({ type: "start", pace: Number(s().pace) });
     drawScene();
   }
 
@@ -286,6 +296,7 @@ export function mount(root, ctx) {
   function relabel() {
     taskCtl.relabel(t("tr.task"), [t("tr.fetch"), t("tr.vector")]);
     headsCtl.relabel(t("tr.heads"));
+    paceCtl.relabel(t("tr.pace"), PACES.map((p) => t(`tr.pace.${p}`)));
     seedCtl.relabel(t("tr.seed"));
     countCtl.relabel(t("tr.objects"));
     targetCtl.relabel(t("tr.target"));
