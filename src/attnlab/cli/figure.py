@@ -1,9 +1,14 @@
-"""`attnlab figure NAME --set key=value … [--json]`: any figure's data, as the page gets it."""
+"""`attnlab figure NAME --set key=value … [--json] [--png PATH] [--svg PATH]`.
+
+Any figure's data, as the page gets it; with --png/--svg, a static slide version of the figure
+(attnlab.export, matplotlib) written to PATH.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from rich.console import Console
 from rich.table import Table
@@ -31,6 +36,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         )
         fp.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
         fp.add_argument("--json", action="store_true", help="print the whole data as JSON")
+        fp.add_argument("--png", metavar="PATH", help="write the figure as a 16:9 PNG for slides")
+        fp.add_argument("--svg", metavar="PATH", help="write the figure as an SVG for slides")
         fp.set_defaults(run=run)
 
 
@@ -57,9 +64,33 @@ def _summary(data: dict) -> Table:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.png or args.svg:
+        return _export(args)
     data = compute_figure(args.figure, parse_assignments(args.set))
     if args.json:
         print(json.dumps(data, ensure_ascii=False, allow_nan=False))
     else:
         Console().print(_summary(data))
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    """Write the PNG and/or SVG; a path that cannot be written is one line and exit 2."""
+    from attnlab.export import export_figures  # matplotlib loads only when exporting
+
+    settings = parse_assignments(args.set)
+    targets = {fmt: path for fmt, path in (("png", args.png), ("svg", args.svg)) if path}
+    try:
+        written = export_figures(args.figure, settings, targets)
+    except OSError as err:
+        reason = err.strerror or str(err)
+        print(f"attnlab figure: cannot write {err.filename or 'the file'}: {reason}",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    if args.json:
+        print(
+            json.dumps(compute_figure(args.figure, settings), ensure_ascii=False, allow_nan=False)
+        )
+    for path in written:
+        print(f"wrote {path}", file=sys.stderr if args.json else sys.stdout)
     return 0
