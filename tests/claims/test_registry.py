@@ -59,3 +59,14 @@ def test_a_result_carries_both_sides():
     (result,) = run_claims(["F7.1"])
     assert result.id == "F7.1" and result.ok
     assert result.lesson and result.measured and result.condition and result.statement
+
+
+def test_the_page_shows_the_registrys_words_for_what_the_lesson_says():
+    # The claims panel reads "what the lesson says" from the i18n catalogues (so it reads in
+    # Chinese too); the English entries must be the registry's own, not a drifting copy.
+    i18n = Path(__file__).resolve().parents[2] / "src" / "attnlab" / "static" / "i18n"
+    en = json.loads((i18n / "en.json").read_text("utf-8"))
+    zh = json.loads((i18n / "zh.json").read_text("utf-8"))
+    for result in run_claims():
+        assert en[f"claimlesson.{result.id}"] == result.lesson
+        assert zh[f"claimlesson.{result.id}"]

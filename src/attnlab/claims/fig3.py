@@ -65,7 +65,7 @@ F3_1 = dict(
     statement="Without scaling, d_k ≥ 256 saturates the softmax: one key takes most of the "
     "weight and the Jacobian shrinks to a fraction of the scaled one",
     lesson="unscaled, d_k ≥ 256: mean max weight > 0.9 (about 0.93 at 256); Jacobian norm "
-    "about a third of the scaled one (三成 at 256)",
+    "about a third of the scaled one (30% at 256, says the pitfall)",
 )
 
 

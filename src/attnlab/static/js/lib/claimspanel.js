@@ -53,8 +53,11 @@ export function createClaimsPanel(container, { t, announce, onValues, counts, pr
 
   function row(c) {
     const title = t(`claim.${c.id}`) === `claim.${c.id}` ? c.statement : t(`claim.${c.id}`);
+    // What the lesson says is lesson text, kept in both catalogues (the English one is tested to
+    // match the registry's); what was measured is the engine's own sentence, in English.
+    const said = t(`claimlesson.${c.id}`) === `claimlesson.${c.id}` ? c.lesson : t(`claimlesson.${c.id}`);
     const nums = c.error ? `<p class="claim-error" lang="en">${esc(c.error)}</p>`
-      : `<dl class="claim-nums"><dt>${esc(t("check.lesson"))}</dt><dd lang="en">${esc(c.lesson)}</dd>`
+      : `<dl class="claim-nums"><dt>${esc(t("check.lesson"))}</dt><dd>${esc(said)}</dd>`
         + `<dt>${esc(t("check.measured"))}</dt><dd lang="en">${esc(c.measured)}</dd></dl>`
         + `<details class="claim-test"><summary>${esc(t("check.test"))}</summary><p lang="en">${esc(c.condition)}</p></details>`;
     const mark = c.ok ? "✓" : "✗";
