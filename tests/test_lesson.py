@@ -1,5 +1,5 @@
 """The lesson's words (content/{en,zh}) and their loader: structure, both languages, glossary,
-placeholders, and the try-it condition language (`attnlab.lesson`)."""
+placeholders, the try-its on real figure data (`attnlab.lesson`)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import pytest
 from attnlab import lesson, lesson_values
 from attnlab.claims import CLAIM_IDS
 from attnlab.figures import compute_figure
-from attnlab.lesson import ConditionError, LessonError, evaluate, parse_condition
+from attnlab.lesson import LessonError, evaluate, parse_condition
 
 CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
 # Try-it tasks per figure, as the spec has them (FIG 1: 2, FIG 2: 3, …).
@@ -289,117 +289,6 @@ def test_scientific_values_inside_math_are_tex() -> None:
 def test_a_percent_inside_math_does_not_start_a_tex_comment() -> None:
     ctx = lesson._Ctx("en/test.md", {"F7.3.attention_share": 0.5058}, {})
     assert lesson._tex("{{F7.3.attention_share:.0%}}", ctx) == r"51\%"
-
-
-# --- the condition language ------------------------------------------------------------------
-
-DATA = {
-    "settings": {"mode": "softmax", "d_k": 256, "scaled": False, "task": "fetch"},
-    "weights": [0.05, 0.45, 0.44, 0.03, 0.03],
-    "history": [
-        {"step": 0, "attn_err_cm": 30.0, "mlp_err_cm": 31.0},
-        {"step": 25, "attn_err_cm": 1.5, "mlp_err_cm": 24.0},
-    ],
-    "head_weights": [[0.9, 0.1], [0.2, 0.8]],
-    "rms": [1.0, 3.0, -5.0],
-    "nothing": None,
-}
-
-
-@pytest.mark.parametrize(
-    ("condition", "expected"),
-    [
-        ('settings.mode == "softmax"', True),
-        ('settings.mode != "softmax"', False),
-        ("settings.d_k >= 256 and settings.scaled == false", True),
-        ("settings.scaled == true or settings.d_k < 2", False),
-        ("max(weights) > 0.4", True),
-        ("min(weights) >= 0.03", True),
-        ("count(weights > 0.4) == 2", True),
-        ("count(weights > 0.4) == 1", False),
-        ("len(weights) == 5", True),
-        ("last(history.attn_err_cm) < 2 and last(history.mlp_err_cm) > 20", True),
-        ("at(history.step, 0) == 0 and at(history.step, -1) == 25", True),
-        ("history.1.attn_err_cm == 1.5", True),
-        ("max(head_weights) == 0.9 and min(head_weights) == 0.1", True),
-        ("max(abs(rms)) == 5", True),
-        ("min(-rms) == -3", True),
-        ("-1.5e1 < -10 and 1e5 > 99999 and .5 == 0.5", True),
-        ("true or false and false", True),  # 'and' binds tighter than 'or'
-        ("(true or false) and false", False),
-        ('max(weights) > 0.9 or (settings.task == "fetch" and len(history) == 2)', True),
-        ("settings.d_k == 256.0", True),
-        ("settings.scaled == 0", False),  # a bool is not a number
-    ],
-)
-def test_conditions_evaluate(condition: str, expected: bool) -> None:
-    assert evaluate(condition, DATA) is expected
-
-
-@pytest.mark.parametrize(
-    "condition",
-    [
-        "missing > 1",
-        "settings.missing == 1",
-        "nothing < 3",
-        "max(nothing) > 0",
-        "at(weights, 9) > 0",
-        "last(missing) != 1",
-    ],
-)
-def test_missing_data_means_not_met(condition: str) -> None:
-    assert evaluate(condition, DATA) is False
-
-
-@pytest.mark.parametrize(
-    "condition",
-    [
-        "",
-        "settings.d_k >",
-        "(max(weights) > 0.5",
-        "max(weights) > 0.5)",
-        "foo(weights) > 1",
-        "at(weights) > 1",
-        "max(weights, weights) > 1",
-        "0 < settings.d_k < 10",
-        "weights @ 2",
-        "max(weights) 3",
-        "and",
-        "weights > 'single'",
-        '"unterminated > 1',
-    ],
-)
-def test_bad_conditions_do_not_parse(condition: str) -> None:
-    with pytest.raises(ConditionError):
-        parse_condition(condition)
-
-
-@pytest.mark.parametrize(
-    "condition",
-    [
-        "weights > 0.4",  # a list is not true or false: wrap it in count(), max() …
-        "max(weights)",
-        'settings.mode > "a"',
-        "weights > weights",
-        "settings.d_k and true",
-        "len(settings.d_k) == 1",
-        "abs(settings.mode) > 1",
-        "at(weights, 0.5) > 0",
-    ],
-)
-def test_conditions_that_cannot_mean_anything_are_errors(condition: str) -> None:
-    with pytest.raises(ConditionError):
-        evaluate(condition, DATA)
-
-
-def test_and_or_stop_early() -> None:
-    assert evaluate('false and settings.mode > "a"', DATA) is False
-    assert evaluate('true or settings.mode > "a"', DATA) is True
-
-
-def test_condition_paths_lists_what_a_condition_reads() -> None:
-    paths = lesson.condition_paths('settings.mode == "softmax" and count(weights > 0.4) == 2')
-    assert paths == {"settings.mode", "weights"}
 
 
 # --- the lesson's try-its on the figures' real data --------------------------------------------
