@@ -2,21 +2,24 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from attnlab.condition import ConditionError, condition_paths, evaluate, parse_condition
 
-DATA = {
-    "settings": {"mode": "softmax", "d_k": 256, "scaled": False, "task": "fetch"},
-    "weights": [0.05, 0.45, 0.44, 0.03, 0.03],
-    "history": [
-        {"step": 0, "attn_err_cm": 30.0, "mlp_err_cm": 31.0},
-        {"step": 25, "attn_err_cm": 1.5, "mlp_err_cm": 24.0},
-    ],
-    "head_weights": [[0.9, 0.1], [0.2, 0.8]],
-    "rms": [1.0, 3.0, -5.0],
-    "nothing": None,
-}
+SHARED = json.loads((Path(__file__).parent / "condition_cases.json").read_text("utf-8"))
+DATA = SHARED["data"]  # the same data and cases run in the page's JS (tests/e2e/test_condition.py)
+
+
+@pytest.mark.parametrize(("condition", "expected"), [tuple(c) for c in SHARED["cases"]])
+def test_shared_cases(condition: str, expected: bool | str) -> None:
+    if expected == "error":
+        with pytest.raises(ConditionError):
+            evaluate(condition, DATA)
+    else:
+        assert evaluate(condition, DATA) is expected
 
 
 @pytest.mark.parametrize(
