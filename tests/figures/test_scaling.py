@@ -10,15 +10,19 @@ from attnlab.figures import compute_figure, scaling
 from attnlab.params import ParamError
 
 
-def test_a_smaller_d_k_sees_the_prefix_of_the_same_draws():
-    big = scaling.draw_components(np.random.default_rng(7), 256)
-    small = scaling.draw_components(np.random.default_rng(7), 16)
-    np.testing.assert_array_equal(big[:16], small)
+def test_the_pool_is_fixed_by_its_seed_and_standard_normal():
+    a, b = scaling.draw_pool(7), scaling.draw_pool(7)
+    np.testing.assert_array_equal(a, b)  # threads and blocks do not change the numbers
+    assert not np.array_equal(a, scaling.draw_pool(8))
+    assert a.shape == (scaling.D_K_MAX, scaling.N_DRAWS, 1 + scaling.N_KEYS)
+    half = scaling.D_K_MAX // 2  # each block of components has its own generator
+    for block in (a[:half], a[half:]):
+        assert abs(block.mean()) < 0.01 and abs(block.std() - 1) < 0.01
 
 
 def test_scores_are_dot_products_of_the_drawn_vectors():
-    pool = scaling.draw_components(np.random.default_rng(3), 32)
-    s = scaling.scores_from(pool, 20)
+    pool = scaling.draw_pool(3)
+    s = scaling.scores_from(pool, 20)  # a smaller d_k reads the first d_k components
     q, k = pool[:20, 5, 0], pool[:20, 5, 1:]  # draw 5: q (20,), keys (20, 16)
     np.testing.assert_allclose(s[5], q @ k, atol=1e-12)
     assert s.shape == (scaling.N_DRAWS, scaling.N_KEYS)

@@ -5,7 +5,11 @@ from __future__ import annotations
 import numpy as np
 
 from attnlab.tabletop import gradient_check
-from attnlab.tabletop.gradcheck import central_gradient, piecewise_gradient
+from attnlab.tabletop.gradcheck import (
+    central_gradient,
+    central_gradient_batched,
+    piecewise_gradient,
+)
 
 
 def test_readout_for_the_two_head_vector_model():
@@ -39,6 +43,17 @@ def test_fourth_order_differences_of_a_smooth_function():
     x = np.array([0.3, -1.2, 2.0])
     grad = central_gradient(lambda: float(np.sum(np.sin(x) * x**3)), x, 1e-3)
     np.testing.assert_allclose(grad, np.cos(x) * x**3 + 3 * x**2 * np.sin(x), rtol=1e-10)
+
+
+def test_batched_differences_equal_one_at_a_time():
+    x = np.array([0.3, -1.2, 2.0, 0.7])
+
+    def f_rows(batch: np.ndarray) -> np.ndarray:  # one loss per row of perturbed parameters
+        return np.sum(np.sin(batch) * batch**3, axis=1)
+
+    moved = x.copy()  # central_gradient perturbs this one in place
+    one_by_one = central_gradient(lambda: float(f_rows(moved[None])[0]), moved, 1e-3)
+    np.testing.assert_allclose(central_gradient_batched(f_rows, x, 1e-3), one_by_one, rtol=1e-9)
 
 
 def test_kinks_shrink_the_step():

@@ -38,7 +38,7 @@ def seed_sweep(n_seeds: int = SWEEP_SEEDS) -> dict[str, np.ndarray]:
     """FIG 3's statistics for seeds 0 … n_seeds − 1: name → (n_seeds, len(SWEEP_GRID))."""
     rows: dict[str, list[list[float]]] = {}
     for seed in range(n_seeds):
-        pool = scaling.draw_components(np.random.default_rng(seed), scaling.D_K_MAX)
+        pool = scaling.draw_pool(seed)
         for name, values in scaling.curves_from(pool, SWEEP_GRID).items():
             rows.setdefault(name, []).append(values)
         rows.setdefault("std_unscaled_64", []).append([float(scaling.scores_from(pool, 64).std())])
