@@ -137,3 +137,20 @@ def test_package_import_does_not_load_matplotlib() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_a_trained_training_slide_shows_the_trained_models(tmp_path: Path) -> None:
+    (path,) = export_figures("training", {}, {"svg": tmp_path / "t.svg"}, train_steps=300)
+    text = path.read_text("utf-8")
+    assert "at step 300" in text and "before training" not in text
+    from attnlab.figures.training import after_training
+
+    data = after_training(300, task="fetch", heads=1, seed=35, n_objects=4)
+    assert data["history"][-1]["step"] == 300
+    assert data["history"][-1]["attn_err_cm"] < 3  # trained: the lesson's fetch below 3 cm
+
+
+def test_only_the_training_figure_can_be_trained(tmp_path: Path) -> None:
+    with pytest.raises(ParamError, match="only the training figure"):
+        export_figures("lookup", {}, {"png": tmp_path / "x.png"}, train_steps=10)
+    assert main(["figure", "training", "--train", "x", "--png", str(tmp_path / "t.png")]) == 2

@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 from attnlab.figures import MODULES, compute_figure, figure_module
-from attnlab.params import parse_assignments
+from attnlab.params import Param, coerce, parse_assignments
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -38,7 +38,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         fp.add_argument("--json", action="store_true", help="print the whole data as JSON")
         fp.add_argument("--png", metavar="PATH", help="write the figure as a 16:9 PNG for slides")
         fp.add_argument("--svg", metavar="PATH", help="write the figure as an SVG for slides")
+        if name == "training":  # the one figure with something to train before the slide
+            fp.add_argument(
+                "--train", metavar="STEPS", default="0", help="train both models first (slides)"
+            )
         fp.set_defaults(run=run)
+
+
+TRAIN_STEPS = Param("train", "int", 0, "steps to train before drawing", lo=0, hi=20_000)
 
 
 def _settings_text(params) -> str:
@@ -80,8 +87,9 @@ def _export(args: argparse.Namespace) -> int:
 
     settings = parse_assignments(args.set)
     targets = {fmt: path for fmt, path in (("png", args.png), ("svg", args.svg)) if path}
+    steps = coerce(TRAIN_STEPS, getattr(args, "train", "0"))
     try:
-        written = export_figures(args.figure, settings, targets)
+        written = export_figures(args.figure, settings, targets, train_steps=steps)
     except OSError as err:
         reason = err.strerror or str(err)
         print(f"attnlab figure: cannot write {err.filename or 'the file'}: {reason}",

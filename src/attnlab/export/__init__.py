@@ -22,7 +22,8 @@ from matplotlib.figure import Figure
 
 from attnlab.export import style
 from attnlab.figures import compute_figure, figure_module
-from attnlab.params import ParamError
+from attnlab.params import ParamError, validate
+from attnlab.plain import plain
 
 # figure name (as in attnlab.figures.MODULES) -> drawing module under attnlab.export
 DRAWERS: dict[str, str] = {
@@ -60,7 +61,11 @@ def export_figure(
 
 
 def export_figures(
-    name: str, settings: Mapping[str, Any] | None, targets: Mapping[str, str | Path]
+    name: str,
+    settings: Mapping[str, Any] | None,
+    targets: Mapping[str, str | Path],
+    *,
+    train_steps: int = 0,
 ) -> list[Path]:
     """Like `export_figure` for several formats at once ({"png": path, "svg": path}).
 
@@ -69,7 +74,7 @@ def export_figures(
     """
     figure_module(name)  # unknown name -> ParamError before any work
     paths = [_checked_path(fmt, path) for fmt, path in targets.items()]
-    data = compute_figure(name, settings)
+    data = _trained(name, settings, train_steps) if train_steps else compute_figure(name, settings)
     fig = render(name, data)
     with rc_context(style.RC):
         for fmt, path in zip(targets, paths, strict=True):
@@ -77,6 +82,16 @@ def export_figures(
                         metadata=_metadata(fmt))  # fmt: skip
             fig.set_layout_engine("none")  # keep the first file's layout: same look, faster
     return paths
+
+
+def _trained(name: str, settings: Mapping[str, Any] | None, steps: int) -> dict[str, Any]:
+    """FIG 2's data after `steps` steps of training (the other figures have nothing to train)."""
+    from attnlab.figures import training
+
+    if name != "training":
+        raise ParamError("train", f"only the training figure can be trained, not {name!r}")
+    checked = validate(training.PARAMS, settings or {})
+    return plain({"figure": name, "settings": checked, **training.after_training(steps, **checked)})
 
 
 def _checked_path(fmt: str, path: str | Path) -> Path:

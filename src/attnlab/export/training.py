@@ -58,6 +58,8 @@ def _scene(ax: Axes, data: dict[str, Any]) -> None:
     style.grid(ax)
     ax.legend(loc="best", framealpha=0.9)
     target = data["colours"][scene["target"]]
+    if data["settings"]["task"] == "vector":
+        target = f"A {target}, B {data['colours'][scene['second']]}"
     ax.set_title(f"Scene: {len(xy)} blocks, target {target}; rings = attention")
     ax.set_xlabel("x (cm)")
     ax.set_ylabel("y (cm)")
@@ -91,14 +93,15 @@ def _errors(ax: Axes, data: dict[str, Any]) -> None:
              ("attn_err6_cm", style.AMBER, "--", "attention, 6 blocks (unseen)"),
              ("mlp_err_cm", style.PURPLE, "-", "slot MLP, 2–5 blocks"),
              ("mlp_err6_cm", style.PURPLE, "--", "slot MLP, 6 blocks (unseen)"))  # fmt: skip
+    marker = "o" if len(steps) <= 3 else None  # dots only where there is no line to see
     for key, colour, ls, label in lines:
-        ax.plot(steps, [h[key] for h in history], ls=ls, marker="o", ms=8, lw=2.5,
+        ax.plot(steps, [h[key] for h in history], ls=ls, marker=marker, ms=8, lw=2.5,
                 color=colour, label=label)  # fmt: skip
     style.log_y(ax, [h[key] for h in history for key, *_ in lines])
     if len(steps) == 1:  # only the untrained evaluation: give the point room on the axis
         ax.set_xlim(-100, max(1000, steps[0] + 100))
     style.grid(ax)
-    ax.legend(loc="upper right")
+    ax.legend(loc="lower left")  # the curves start high and fall: the corner stays empty
     last = history[-1]
     when = "before training" if last["step"] == 0 else f"at step {last['step']}"
     ax.set_title(f"Mean test error {when}: attention {last['attn_err_cm']:.1f} cm, "

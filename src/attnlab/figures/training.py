@@ -56,8 +56,23 @@ def _sizes(parts: dict[str, int]) -> dict[str, Any]:
 
 
 def compute(*, task: str, heads: int, seed: int, n_objects: int) -> dict[str, Any]:
-    scene = display_scene(seed, n_objects, task)
+    """The static parts, with the models as initialised (the page trains them live)."""
+    return figure_data(Trainer(TrainConfig(task=task, heads=heads, seed=seed)), n_objects)
+
+
+def after_training(
+    steps: int, *, task: str, heads: int, seed: int, n_objects: int
+) -> dict[str, Any]:
+    """The same data after `steps` steps of training: for a slide of a trained model."""
     trainer = Trainer(TrainConfig(task=task, heads=heads, seed=seed))
+    trainer.advance(steps)
+    return figure_data(trainer, n_objects)
+
+
+def figure_data(trainer: Trainer, n_objects: int) -> dict[str, Any]:
+    """FIG 2's data for `trainer` in its current state: scene, predictions, sizes, history."""
+    task, heads, seed = trainer.config.task, trainer.config.heads, trainer.config.seed
+    scene = display_scene(seed, n_objects, task)
     return {
         "scene": scene,
         "prediction": trainer.predict(
