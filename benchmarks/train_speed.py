@@ -24,8 +24,8 @@ from collections.abc import Callable
 
 import numpy as np
 
+from attnlab.nn import Adam
 from attnlab.tabletop import TrainConfig, Trainer, sweep
-from attnlab.tabletop.adam import FlatAdam
 from attnlab.tabletop.engine import BATCH, LR
 from attnlab.tabletop.model import CrossAttention
 from attnlab.tabletop.scenes import SceneStream
@@ -51,7 +51,8 @@ def ours_step(seed: int) -> Callable[[], None]:
     model = CrossAttention(HEADS)
     theta = model.init(rng)[None].copy()
     grad = np.zeros_like(theta)
-    params, grads, adam = model.views(theta), model.views(grad), FlatAdam(theta.shape, lr=LR)
+    params, grads = model.views(theta), model.views(grad)
+    adam = Adam({"theta": theta}, lr=LR)
     stream = SceneStream([rng], BATCH, task="fetch")
 
     def step() -> None:
@@ -60,7 +61,7 @@ def ours_step(seed: int) -> Callable[[], None]:
         g = y_hat - sc.y
         g *= 1.0 / BATCH
         model.backward(g, cache, params, grads)
-        adam.update(theta, grad)
+        adam.step({"theta": grad})
 
     return step
 

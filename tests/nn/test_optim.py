@@ -18,3 +18,12 @@ def test_adam_minimises_a_quadratic():
     for _ in range(2000):
         opt.step({"w": 2 * p["w"]})
     assert np.all(np.abs(p["w"]) < 1e-3)
+
+
+def test_adam_updates_in_place_so_views_stay_valid(rng):
+    # The trainer hands Adam one flat array and reads the models' weights through views of it.
+    theta = rng.normal(size=(3, 10))
+    view = theta[:, :4]
+    before = view.copy()
+    Adam({"theta": theta}, lr=0.01).step({"theta": rng.normal(size=theta.shape)})
+    np.testing.assert_allclose(np.abs(view - before), 0.01, rtol=1e-5)  # first step: ±lr each

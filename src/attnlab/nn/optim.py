@@ -13,6 +13,10 @@ class Adam:
     Each parameter keeps running means of its gradient (m) and squared gradient (v); the step
     m̂/(√v̂ + ε) is roughly ±lr per coordinate whatever the gradient's scale, which is why one
     learning rate (0.01 in FIG 2) suits both the attention model and the MLP.
+
+    Parameters are updated in place, so views into them (the trainer's named views into one
+    flat array) stay valid; the update allocates nothing: on FIG 2's tiny models a step costs
+    its number of NumPy calls and allocations, not its arithmetic.
     """
 
     def __init__(
@@ -26,18 +30,27 @@ class Adam:
         self.lr, (self.beta1, self.beta2), self.eps = lr, betas, eps
         self.m = {k: np.zeros_like(p) for k, p in params.items()}
         self.v = {k: np.zeros_like(p) for k, p in params.items()}
+        self._tmp = {k: np.zeros_like(p) for k, p in params.items()}
         self.t = 0
 
     def step(self, grads: dict[str, Array]) -> None:
         """Update every parameter in place from `grads` (same keys and shapes)."""
         self.t += 1
-        c1 = 1.0 - self.beta1**self.t
-        c2 = 1.0 - self.beta2**self.t
+        lr_t = self.lr / (1.0 - self.beta1**self.t)  # bias corrections folded into scalars
+        inv_sqrt_c2 = 1.0 / np.sqrt(1.0 - self.beta2**self.t)
         for name, p in self.params.items():
-            g = grads[name]
-            m, v = self.m[name], self.v[name]
+            g, m, v, tmp = grads[name], self.m[name], self.v[name], self._tmp[name]
             m *= self.beta1
-            m += (1.0 - self.beta1) * g
+            np.multiply(g, 1.0 - self.beta1, out=tmp)
+            m += tmp
             v *= self.beta2
-            v += (1.0 - self.beta2) * g * g
-            p -= self.lr * (m / c1) / (np.sqrt(v / c2) + self.eps)
+            np.multiply(g, g, out=tmp)
+            tmp *= 1.0 - self.beta2
+            v += tmp
+            # p −= lr/(1 − β1^t) · m / (√v / √(1 − β2^t) + ε)
+            np.sqrt(v, out=tmp)
+            tmp *= inv_sqrt_c2
+            tmp += self.eps
+            np.divide(m, tmp, out=tmp)
+            tmp *= lr_t
+            p -= tmp

@@ -6,9 +6,9 @@
     tr.summary()                                # first steps below 3 / 2 / 1 cm, final errors
 
 Modules, one idea each: `scenes` (the table, the sampler, the fixed test sets), `model` (the
-cross-attention model, fused forward/backward), `mlp` (the slot-MLP baseline), `adam`, `engine`
-(both models for a batch of seeds), `trainer` (one seed, as the CLI and the page use it),
-`sweep` (many seeds over both cores) and `gradcheck` (F2.8).
+cross-attention model, fused forward/backward), `mlp` (the slot-MLP baseline), `engine` (both
+models for a batch of seeds, one `attnlab.nn.Adam` over all their parameters), `trainer` (one
+seed, as the CLI and the page use it), `sweep` (many seeds over both cores) and `gradcheck` (F2.8).
 
 Choices measured here (100-seed sweeps, seeds 0–99, 1500 steps; `attnlab train --sweep 100`):
 - Attention weights start Xavier-normal (variance 2/(fan_in + fan_out)), biases 0. Against

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from attnlab.tabletop.adam import FlatAdam
+from attnlab.nn.optim import Adam
 from attnlab.tabletop.mlp import SlotMLP
 from attnlab.tabletop.model import CrossAttention
 from attnlab.tabletop.scenes import HALF_CM, Scenes, SceneStream, fixed_test_sets
@@ -71,7 +71,7 @@ class SeedBatch:
         self.params_m = self.mlp.views(self.theta[:, n_a:])
         self._grads_a = self.attn.views(self.grad[:, :n_a])
         self._grads_m = self.mlp.views(self.grad[:, n_a:])
-        self._adam = FlatAdam(self.theta.shape, lr=LR)
+        self._adam = Adam({"theta": self.theta}, lr=LR)  # one update for every seed
         self._loss_sum = np.zeros((n_s, 2))
         self.step = 0
         self.eval_steps: list[int] = []
@@ -92,7 +92,7 @@ class SeedBatch:
         r_m *= 1.0 / BATCH
         self.attn.backward(r_a, cache_a, self.params_a, self._grads_a)
         self.mlp.backward(r_m, cache_m, self.params_m, self._grads_m)
-        self._adam.update(self.theta, self.grad)
+        self._adam.step({"theta": self.grad})
         self.step += 1
 
     def advance(self, n: int) -> int:

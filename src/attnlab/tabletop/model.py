@@ -27,6 +27,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from attnlab.nn.attention import attention
 from attnlab.tabletop.scenes import INSTRUCTION_DIM, TOKEN_DIM
 
 D_K = 8
@@ -173,9 +174,7 @@ def attend(
         q = W_Q[h] @ c  # (d_k,)
         k = x @ W_K[h].T  # (n, d_k)
         v = x @ W_V[h].T  # (n, d_v)
-        s = k @ q / np.sqrt(D_K)
-        alpha = np.exp(s - s.max())
-        alpha /= alpha.sum()
-        z.append(alpha @ v)
-        alphas.append(alpha)
+        z_h, alpha = attention(q[None], k, v)  # the engine's: softmax(q·k/√d_k) then Σ α v
+        z.append(z_h[0])
+        alphas.append(alpha[0])
     return W_O @ np.concatenate(z) + b, np.array(alphas)
