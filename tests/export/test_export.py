@@ -3,6 +3,7 @@ PNG and a well-formed SVG, at its defaults and at one other setting, from the fi
 
 from __future__ import annotations
 
+import json
 import struct
 import subprocess
 import sys
@@ -154,3 +155,12 @@ def test_only_the_training_figure_can_be_trained(tmp_path: Path) -> None:
     with pytest.raises(ParamError, match="only the training figure"):
         export_figures("lookup", {}, {"png": tmp_path / "x.png"}, train_steps=10)
     assert main(["figure", "training", "--train", "x", "--png", str(tmp_path / "t.png")]) == 2
+
+
+def test_cli_json_with_train_is_the_trained_data(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["figure", "training", "--train", "50", "--png", str(tmp_path / "t.png"), "--json"]
+    assert main(argv) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["history"][-1]["step"] == 50  # what the slide shows, not the untrained figure

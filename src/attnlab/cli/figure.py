@@ -83,22 +83,21 @@ def run(args: argparse.Namespace) -> int:
 
 def _export(args: argparse.Namespace) -> int:
     """Write the PNG and/or SVG; a path that cannot be written is one line and exit 2."""
-    from attnlab.export import export_figures  # matplotlib loads only when exporting
+    from attnlab.export import export_figures, figure_data  # matplotlib loads only here
 
     settings = parse_assignments(args.set)
     targets = {fmt: path for fmt, path in (("png", args.png), ("svg", args.svg)) if path}
     steps = coerce(TRAIN_STEPS, getattr(args, "train", "0"))
+    data = figure_data(args.figure, settings, train_steps=steps)  # once, for the files and --json
     try:
-        written = export_figures(args.figure, settings, targets, train_steps=steps)
+        written = export_figures(args.figure, settings, targets, data=data)
     except OSError as err:
         reason = err.strerror or str(err)
         print(f"attnlab figure: cannot write {err.filename or 'the file'}: {reason}",
               file=sys.stderr)  # fmt: skip
         return 2
-    if args.json:
-        print(
-            json.dumps(compute_figure(args.figure, settings), ensure_ascii=False, allow_nan=False)
-        )
+    if args.json:  # the data the files show (after --train, the trained models')
+        print(json.dumps(data, ensure_ascii=False, allow_nan=False))
     for path in written:
         print(f"wrote {path}", file=sys.stderr if args.json else sys.stdout)
     return 0

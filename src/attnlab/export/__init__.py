@@ -66,15 +66,18 @@ def export_figures(
     targets: Mapping[str, str | Path],
     *,
     train_steps: int = 0,
+    data: Mapping[str, Any] | None = None,
 ) -> list[Path]:
     """Like `export_figure` for several formats at once ({"png": path, "svg": path}).
 
     The figure is computed and laid out once, so the PNG and the SVG show the same layout.
-    Everything is checked before the first file is written.
+    Everything is checked before the first file is written. `data`: the figure's data when the
+    caller has computed it already (`figure_data`), so that it is not computed twice.
     """
     figure_module(name)  # unknown name -> ParamError before any work
     paths = [_checked_path(fmt, path) for fmt, path in targets.items()]
-    data = _trained(name, settings, train_steps) if train_steps else compute_figure(name, settings)
+    if data is None:
+        data = figure_data(name, settings, train_steps=train_steps)
     fig = render(name, data)
     with rc_context(style.RC):
         for fmt, path in zip(targets, paths, strict=True):
@@ -82,6 +85,15 @@ def export_figures(
                         metadata=_metadata(fmt))  # fmt: skip
             fig.set_layout_engine("none")  # keep the first file's layout: same look, faster
     return paths
+
+
+def figure_data(
+    name: str, settings: Mapping[str, Any] | None, *, train_steps: int = 0
+) -> dict[str, Any]:
+    """The data a slide of figure `name` shows: `compute_figure`'s, or for FIG 2 after training."""
+    if train_steps:
+        return _trained(name, settings, train_steps)
+    return compute_figure(name, settings)
 
 
 def _trained(name: str, settings: Mapping[str, Any] | None, steps: int) -> dict[str, Any]:
