@@ -6,6 +6,8 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+import numpy as np
+
 
 @dataclass(frozen=True)
 class ClaimResult:
@@ -38,3 +40,15 @@ class ClaimCheck:
     id: str
     run: Check
     slow: bool = False
+
+
+def spread(x: Any) -> dict[str, float]:
+    """Median and 10th–90th percentile of a sweep's values: how claims report many seeds."""
+    p10, med, p90 = np.percentile(np.asarray(x, dtype=float), [10, 50, 90])
+    return {"median": float(med), "p10": float(p10), "p90": float(p90)}
+
+
+def spread_text(x: Any, fmt: str = ".3f") -> str:
+    """'median 0.923 (10–90%: 0.913–0.935)' for a sweep's values."""
+    s = spread(x)
+    return f"median {s['median']:{fmt}} (10–90%: {s['p10']:{fmt}}–{s['p90']:{fmt}})"

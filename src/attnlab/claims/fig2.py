@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from attnlab.claims.base import ClaimCheck, ClaimResult
+from attnlab.claims.base import ClaimCheck, ClaimResult, spread, spread_text
 from attnlab.plain import plain
 from attnlab.tabletop import DEFAULT_SEED, SweepResult, TrainConfig, Trainer, gradient_check, sweep
 from attnlab.tabletop.mlp import SlotMLP
@@ -173,10 +173,10 @@ def check_f2_4(*, full: bool = False) -> ClaimResult:
     condition = f"default seed: weight at step 600 in [{lo}, {hi}]"
     if full:
         ws = [_row(h, 600)["head_weight"][0] for h in swept("fetch", 1).histories]
-        p10, med, p90 = np.percentile(ws, [10, 50, 90])
-        ok = ok and lo <= med <= hi
-        values.update(weight_median=float(med), weight_p10=float(p10), weight_p90=float(p90))
-        measured += f"; seeds 0–19: median {med:.3f} (10–90%: {p10:.3f}–{p90:.3f})"
+        d = spread(ws)
+        ok = ok and lo <= d["median"] <= hi
+        values.update(weight_median=d["median"], weight_p10=d["p10"], weight_p90=d["p90"])
+        measured += f"; seeds 0–19: {spread_text(ws)}"
         condition += "; median over seeds 0–19 in the same range"
     return _result(*F2_4, measured=measured, ok=ok, condition=condition, values=values)
 

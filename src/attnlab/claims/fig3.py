@@ -12,7 +12,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from attnlab.claims.base import ClaimCheck, ClaimResult
+from attnlab.claims.base import ClaimCheck, ClaimResult, spread, spread_text
 from attnlab.figures import scaling
 from attnlab.plain import plain
 
@@ -48,16 +48,6 @@ def seed_sweep(n_seeds: int = SWEEP_SEEDS) -> dict[str, np.ndarray]:
 def _column(table: np.ndarray, d_k: int) -> np.ndarray:
     """One d_k of a seed_sweep table: its value for every seed, shape (n_seeds,)."""
     return table[:, SWEEP_GRID.index(d_k)]
-
-
-def _spread(x: np.ndarray) -> str:
-    p10, med, p90 = np.percentile(x, [10, 50, 90])
-    return f"median {med:.3f} (10–90%: {p10:.3f}–{p90:.3f})"
-
-
-def _pcts(x: np.ndarray) -> dict[str, float]:
-    p10, med, p90 = np.percentile(x, [10, 50, 90])
-    return {"median": float(med), "p10": float(p10), "p90": float(p90)}
 
 
 F3_1 = dict(
@@ -104,15 +94,15 @@ def check_f3_1_sweep() -> ClaimResult:
     ok = all(np.percentile(mw[d], 10) > 0.9 for d in LARGE)
     return ClaimResult(
         **F3_1,
-        measured=f"{SWEEP_SEEDS} seeds, d_k = 256: max weight {_spread(mw[256])}; "
-        f"Jacobian ratio {_spread(ratio)}",
+        measured=f"{SWEEP_SEEDS} seeds, d_k = 256: max weight {spread_text(mw[256])}; "
+        f"Jacobian ratio {spread_text(ratio)}",
         ok=bool(ok and lo <= np.median(ratio) <= hi),
         condition=f"10th percentile of the max weight > 0.9 at d_k = 256, 512, 1024; median "
         f"Jacobian ratio at 256 in [{lo}, {hi}]",
         values=plain(
             {
-                "max_weight_256": _pcts(mw[256]),
-                "jacobian_ratio_256": _pcts(ratio),
+                "max_weight_256": spread(mw[256]),
+                "jacobian_ratio_256": spread(ratio),
                 "n_seeds": SWEEP_SEEDS,
             }
         ),
@@ -151,15 +141,16 @@ def check_f3_2_sweep() -> ClaimResult:
     med = {d: float(np.median(x)) for d, x in mw.items()}
     return ClaimResult(
         **F3_2,
-        measured=f"{SWEEP_SEEDS} seeds: d_k = 256 {_spread(mw[256])}; d_k = 1 {_spread(mw[1])}",
+        measured=f"{SWEEP_SEEDS} seeds: d_k = 256 {spread_text(mw[256])}; "
+        f"d_k = 1 {spread_text(mw[1])}",
         ok=_f3_2_ok([med[d] for d in LARGE], med[1]),
         condition=F3_2_CONDITION.replace(
             "mean max weight", "median over seeds of the mean max weight"
         ),
         values=plain(
             {
-                "max_weight_256": _pcts(mw[256]),
-                "max_weight_1": _pcts(mw[1]),
+                "max_weight_256": spread(mw[256]),
+                "max_weight_1": spread(mw[1]),
                 "n_seeds": SWEEP_SEEDS,
             }
         ),
@@ -193,10 +184,10 @@ def check_f3_3_sweep() -> ClaimResult:
     p10, p90 = np.percentile(std, [10, 90])
     return ClaimResult(
         **F3_3,
-        measured=f"{SWEEP_SEEDS} seeds: unscaled std {_spread(std)}",
+        measured=f"{SWEEP_SEEDS} seeds: unscaled std {spread_text(std)}",
         ok=bool(abs(np.median(std) / 8 - 1) <= 0.02 and p10 >= 7.6 and p90 <= 8.4),
         condition="median within 2% of 8 and the 10–90% range inside [7.6, 8.4]",
-        values=plain({"std_unscaled_64": _pcts(std), "n_seeds": SWEEP_SEEDS}),
+        values=plain({"std_unscaled_64": spread(std), "n_seeds": SWEEP_SEEDS}),
     )
 
 

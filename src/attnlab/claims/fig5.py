@@ -9,18 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from attnlab.claims.base import ClaimCheck, ClaimResult
+from attnlab.claims.base import ClaimCheck, ClaimResult, spread
 from attnlab.figures.depth import DEFAULT_SEED, MAX_DEPTH, cosine_matrix, rms, run_stack
 from attnlab.figures.depth import token_diversity as diversity
 from attnlab.nn.block import NORMS, BlockConfig
 
 FAST_SEEDS, FULL_SEEDS = range(50), range(200)
-
-
-def _spread(x: list[float]) -> dict[str, float]:
-    """Median and 10th–90th percentile of a sweep."""
-    p10, p50, p90 = np.percentile(x, [10, 50, 90])
-    return {"median": float(p50), "p10": float(p10), "p90": float(p90)}
 
 
 def _no_residual(seeds: range) -> ClaimResult:
@@ -54,7 +48,7 @@ def _no_residual(seeds: range) -> ClaimResult:
             "min_cosine": min_cos,
             "sweep_seeds": len(seeds),
             "sweep_max_diversity": max(sweep),
-            **{f"sweep_{k}": v for k, v in _spread(sweep).items()},
+            **{f"sweep_{k}": v for k, v in spread(sweep).items()},
         },
     )
 
@@ -83,7 +77,7 @@ def _no_layer_norm(seeds: range) -> ClaimResult:
             "first_layer_over_1e5": first_over,
             "sweep_seeds": len(seeds),
             "sweep_min_rms_21": min(sweep21),
-            **{f"sweep_{k}_rms_21": v for k, v in _spread(sweep21).items()},
+            **{f"sweep_{k}_rms_21": v for k, v in spread(sweep21).items()},
         },
     )
 
@@ -96,10 +90,10 @@ def _pre_ln(seeds: range) -> ClaimResult:
     sweep_rms = [rms(x) for x in runs]
     sweep_div = [diversity(x) for x in runs]
     below = float(np.mean(np.array(sweep_rms) < 10))
-    spread = _spread(sweep_rms)
+    sweep = spread(sweep_rms)
     ok = (
         max(rms_deep) < 10
-        and 5 <= spread["median"] <= 10
+        and 5 <= sweep["median"] <= 10
         and below >= 0.9
         and diversity(stream[-1]) > 0.1
         and min(sweep_div) > 0.1
@@ -111,7 +105,7 @@ def _pre_ln(seeds: range) -> ClaimResult:
         lesson="RMS below 10 at depth ≥ 20, about 7 at 24 layers; diversity kept",
         measured=f"seed {DEFAULT_SEED}: RMS {rms_deep[-1]:.2f} at 24 (max {max(rms_deep):.2f} over "
         f"layers 20–24), diversity {diversity(stream[-1]):.2f}; {len(seeds)} seeds at 24: RMS "
-        f"median {spread['median']:.2f} (10–90%: {spread['p10']:.2f}–{spread['p90']:.2f}), "
+        f"median {sweep['median']:.2f} (10–90%: {sweep['p10']:.2f}–{sweep['p90']:.2f}), "
         f"{below:.0%} below 10, largest {max(sweep_rms):.2f}; diversity ≥ {min(sweep_div):.2f}",
         ok=ok,
         condition="default seed: RMS < 10 at every layer 20–24 and diversity > 0.1 at 24; sweep at "
@@ -127,7 +121,7 @@ def _pre_ln(seeds: range) -> ClaimResult:
             "sweep_fraction_below_10": below,
             "sweep_max_rms_24": max(sweep_rms),
             "sweep_min_diversity_24": min(sweep_div),
-            **{f"sweep_{k}_rms_24": v for k, v in spread.items()},
+            **{f"sweep_{k}_rms_24": v for k, v in sweep.items()},
         },
     )
 
