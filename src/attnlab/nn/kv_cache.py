@@ -149,8 +149,7 @@ def cached_step(x_new: Array, layers: list[BlockParams], cache: KVCache, mask_ro
     for layer, p in enumerate(layers):
         h = layer_norm(x, p, 1)
         K, V = cache.extend(layer, _heads(h, p["W_K"]), _heads(h, p["W_V"]))
-        with np.errstate(under="ignore"):  # tiny weights × values → 0, harmless (see block.py)
-            z, _ = attention(_heads(h, p["W_Q"]), K, V, mask=mask_rows)  # (H, m, d_h)
+        z, _ = attention(_heads(h, p["W_Q"]), K, V, mask=mask_rows)  # (H, m, d_h)
         z_cat = np.swapaxes(z, 0, 1).reshape(x.shape[0], -1)  # (m, H·d_h): heads side by side
         x = x + z_cat @ p["W_O"]
         x = x + mlp_forward(layer_norm(x, p, 2), p)

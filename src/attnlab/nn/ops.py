@@ -26,10 +26,12 @@ def softmax(x: Array, axis: int = -1, mask: Array | None = None) -> Array:
         x = np.where(mask, x, -np.inf)
     m = np.max(x, axis=axis, keepdims=True)
     m = np.where(np.isfinite(m), m, 0.0)  # fully masked row: max is −inf, shift by 0 instead
-    with np.errstate(under="ignore"):  # exp of a very negative score is 0, as it should be
+    # exp of a very negative score, and a tiny weight divided by the row total, round to 0:
+    # that is the right answer, not a floating-point error
+    with np.errstate(under="ignore"):
         e = np.exp(x - m)
-    total = np.sum(e, axis=axis, keepdims=True)
-    return e / np.where(total > 0, total, 1.0)
+        total = np.sum(e, axis=axis, keepdims=True)
+        return e / np.where(total > 0, total, 1.0)
 
 
 def softmax_backward(dalpha: Array, alpha: Array, axis: int = -1) -> Array:
