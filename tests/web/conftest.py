@@ -7,6 +7,7 @@ import time
 import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
+from urllib.parse import urljoin
 
 import pytest
 
@@ -19,6 +20,20 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 MakeClient = Callable[..., TestClient]
+# The guard answers only our own host names, and our POSTs only as JSON (`attnlab.web.guard`):
+# test clients ask as the page does, under 127.0.0.1 and with JSON bodies.
+LOCAL = {"base_url": "http://127.0.0.1:8000", "headers": {"content-type": "application/json"}}
+
+
+class LocalClient(TestClient):
+    """A TestClient that talks to `app` as the lesson's own page would."""
+
+    def __init__(self, app: Any, **kw: Any) -> None:
+        super().__init__(app, **{**LOCAL, **kw})
+
+    def websocket_connect(self, url: str, *args: Any, **kw: Any) -> Any:
+        # Starlette joins a relative socket URL to ws://testserver whatever the base_url.
+        return super().websocket_connect(urljoin("ws://127.0.0.1:8000", url), *args, **kw)
 
 
 @pytest.fixture
@@ -28,7 +43,7 @@ def make_client() -> Iterator[MakeClient]:
 
         def make(**limits: Any) -> TestClient:
             # Entered: one event loop for all of a client's requests (not one per request).
-            return stack.enter_context(TestClient(create_app(WebSettings(**limits))))
+            return stack.enter_context(LocalClient(create_app(WebSettings(**limits))))
 
         yield make
 
@@ -36,7 +51,7 @@ def make_client() -> Iterator[MakeClient]:
 @pytest.fixture(scope="session")
 def client() -> Iterator[TestClient]:
     """The app with its default limits, shared: requests leave no state behind."""
-    with TestClient(create_app()) as shared:
+    with LocalClient(create_app()) as shared:
         yield shared
 
 

@@ -54,7 +54,9 @@ def serve() -> Iterator[Any]:
     def make(measured: Any) -> TestClient:
         app = create_app()
         app.state.measurements = measured  # the lifespan takes these instead of making its own
-        client = TestClient(app)
+        # As the page asks: under 127.0.0.1, POSTs as JSON (see tests/web/conftest.py, LOCAL).
+        client = TestClient(app, base_url="http://127.0.0.1:8000")
+        client.headers["content-type"] = "application/json"
         client.__enter__()
         clients.append(client)
         return client

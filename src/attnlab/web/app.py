@@ -14,9 +14,10 @@ from fastapi.responses import JSONResponse, Response
 
 from attnlab import __version__
 from attnlab.web.claims_api import claims_router
-from attnlab.web.config import WebSettings
+from attnlab.web.config import WebSettings, settings_from_env
 from attnlab.web.figures_api import available_figures, figures_router
-from attnlab.web.inputs import InputError, error_response
+from attnlab.web.guard import Guard
+from attnlab.web.inputs import InputError, error_response, printable
 from attnlab.web.lesson_api import lesson_router
 from attnlab.web.static_files import LessonStaticFiles, file_response
 from attnlab.web.training_socket import SessionCount, training_router
@@ -44,7 +45,13 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     app.include_router(training_router())
     _add_error_handlers(app)
     _add_page(app, limits)
+    app.add_middleware(Guard, settings=limits)  # outside every route and the socket
     return app
+
+
+def app_from_env() -> FastAPI:
+    """The app as `serve --workers N` builds it in each process (settings from the environment)."""
+    return create_app(settings_from_env())
 
 
 def _add_error_handlers(app: FastAPI) -> None:
@@ -55,8 +62,23 @@ def _add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def request_error(_: Request, err: RequestValidationError) -> JSONResponse:
         # FastAPI's own shape, minus the echoed input (it may be large or not JSON-safe).
-        detail = [{k: e[k] for k in ("loc", "msg", "type") if k in e} for e in err.errors()]
+        detail = [
+            {k: printable(e[k]) for k in ("loc", "msg", "type") if k in e} for e in err.errors()
+        ]
         return JSONResponse({"detail": detail}, status_code=422)
+
+    @app.exception_handler(UnicodeError)
+    async def unencodable(_: Request, err: UnicodeError) -> JSONResponse:
+        # Text that is not Unicode (a lone surrogate such as "\ud800" in a JSON string) reached
+        # an answer: it came from the client, so the client is told, not a 500.
+        log.info("refused text that cannot be encoded: %s", printable(str(err)))
+        msg = "the input holds text that is not valid Unicode (e.g. a lone surrogate)"
+        return error_response(InputError(("body",), msg, status=400))
+
+    @app.exception_handler(Exception)
+    async def server_error(_: Request, err: Exception) -> JSONResponse:
+        # A bug, not an input: still a JSON answer the page can show (Starlette logs the error).
+        return JSONResponse({"detail": "internal error (logged on the server)"}, 500)
 
 
 def _add_page(app: FastAPI, limits: WebSettings) -> None:

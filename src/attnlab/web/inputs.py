@@ -35,8 +35,21 @@ class InputError(Exception):
 
 
 def error_response(err: InputError) -> JSONResponse:
-    detail = [{"loc": list(err.loc), "msg": err.msg, "type": "value_error"}]
+    detail = [{"loc": printable(list(err.loc)), "msg": printable(err.msg), "type": "value_error"}]
     return JSONResponse({"detail": detail}, status_code=err.status)
+
+
+def printable(value: Any) -> Any:
+    """`value` with every string made encodable: what UTF-8 cannot hold is written as an escape.
+
+    A JSON body may carry a lone surrogate ("\\ud800"); echoed into a message unchanged, it
+    would make encoding the answer fail (a 500) instead of telling the client what was wrong.
+    """
+    if isinstance(value, str):
+        return value.encode("utf-8", "backslashreplace").decode("utf-8")
+    if isinstance(value, list | tuple):
+        return [printable(v) for v in value]
+    return value
 
 
 def checked(where: str, fn: Callable[..., T], *args: Any) -> T:

@@ -1,19 +1,31 @@
-"""Who may open the training socket: the lesson's own page, nobody else.
+"""What "our own" means: the host names we serve under and the pages that may use us.
 
-Browsers let any web page open a WebSocket to 127.0.0.1; they only tell the server where the page
-came from (the Origin header). So the socket accepts a connection with no Origin (a script, a
-test) or with our own: http://127.0.0.1:PORT, http://localhost:PORT, or the Host header's host —
-the last only when that host is one we serve under, because a foreign site can point its own
-name at 127.0.0.1 (DNS rebinding) and would then send a matching Origin and Host.
+A browser lets any web page send requests to 127.0.0.1; it only tells the server which name it
+used (the Host header) and, for a POST or a WebSocket, which page sent it (the Origin header).
+A foreign site can point its own name at 127.0.0.1 (DNS rebinding), so a name is ours only if it
+is a loopback name or one the person serving chose (`--allowed-host`, the class address).
+A page is ours if its origin is a loopback name on our port, or exactly the Host it asked for
+when that host is ours. No Origin at all means no browser page sent it (a script, a test).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from urllib.parse import SplitResult, urlsplit
 
 LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
 _DEFAULT_PORT = {"http": 80, "https": 443, "ws": 80, "wss": 443}
+# A Host header is a name or an [IPv6] literal and an optional port, nothing else ("a@b" is not).
+_HOST_HEADER = re.compile(r"([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:[0-9]{1,5})?")
+
+
+def host_allowed(host_header: str | None, allowed_hosts: Iterable[str] = ()) -> bool:
+    """True if `Host: host_header` (any port) names this server: loopback or an allowed host."""
+    if not host_header or not _HOST_HEADER.fullmatch(host_header):
+        return False
+    host = _endpoint(f"http://{host_header}")
+    return host is not None and host[1] in _trusted(allowed_hosts)
 
 
 def origin_allowed(
@@ -23,7 +35,7 @@ def origin_allowed(
     server_port: int | None,
     allowed_hosts: Iterable[str] = (),
 ) -> bool:
-    """True if a page from `origin` may use this server's socket."""
+    """True if a page from `origin` may use this server (POST, the training socket)."""
     if origin is None:
         return True
     page = _endpoint(origin)
@@ -33,12 +45,15 @@ def origin_allowed(
     if page_host in LOOPBACK and page_port == server_port:
         return True
     host = _endpoint(f"{page[0]}://{host_header}") if host_header else None
-    trusted = {h.lower() for h in allowed_hosts} | LOOPBACK
     return (
         host is not None
         and (host[1], host[2]) == (page_host, page_port)
-        and (page_host in trusted or "*" in trusted)
+        and page_host in _trusted(allowed_hosts)
     )
+
+
+def _trusted(allowed_hosts: Iterable[str]) -> frozenset[str]:
+    return LOOPBACK | {h.lower().strip("[]") for h in allowed_hosts}
 
 
 def _endpoint(url: str) -> tuple[str, str, int] | None:

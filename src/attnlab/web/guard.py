@@ -1,0 +1,160 @@
+"""The door: every request and every socket passes here before a route sees it.
+
+A page on any other site can make the reader's browser send requests to this server; the rules
+below leave it nothing to gain (see `origin.py` for what "ours" means):
+
+1. Host. Only our own names (loopback, `--allowed-host`, the class address) are answered; any
+   other is a DNS-rebinding page reading us under its own name → 400.
+2. Join token (`serve --class`, `--proxy`). A client beyond loopback must show the token: the
+   join link `/?token=…` stores it in an HttpOnly, SameSite=Strict cookie; scripts may send
+   `Authorization: Bearer …`. Loopback needs none (as in Jupyter) → else 401.
+3. Anything but GET/HEAD/OPTIONS (our POSTs). Browsers send Origin with every POST, so a page's
+   Origin must be ours, and `Sec-Fetch-Site` must not say another site → else 403. No Origin and
+   no Sec-Fetch-Site is not a browser page (curl, a test). The body must be declared
+   `application/json`: a cross-site HTML form can only send form or text types, so even a
+   browser that sent no Origin (old ones did not on a form POST) is refused → else 415.
+4. The training socket: a page's Origin must be ours; it is refused before the handshake.
+"""
+
+from __future__ import annotations
+
+import hmac
+import html
+import ipaddress
+from urllib.parse import parse_qsl, urlencode
+
+from starlette.datastructures import URL, Headers
+from starlette.requests import cookie_parser
+from starlette.responses import HTMLResponse, JSONResponse
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from attnlab.web.config import WebSettings
+from attnlab.web.origin import host_allowed, origin_allowed
+
+TOKEN_COOKIE = "attnlab_token"
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+Refusal = tuple[int, str]
+
+
+class Guard:
+    """ASGI middleware applying the four rules above to `app` under `settings`."""
+
+    def __init__(self, app: ASGIApp, settings: WebSettings) -> None:
+        self.app = app
+        self.settings = settings
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        headers = Headers(scope=scope)
+        refusal = self.refusal(scope, headers)
+        if refusal is None and _join_link(scope):
+            await self._join(scope, receive, send)
+        elif refusal is None:
+            await self.app(scope, receive, send)
+        elif scope["type"] == "websocket":
+            # Closing before accept makes the server answer the handshake with 403.
+            await send({"type": "websocket.close", "code": 1008, "reason": refusal[1][:100]})
+        else:
+            await JSONResponse({"detail": refusal[1]}, refusal[0])(scope, receive, send)
+
+    def refusal(self, scope: Scope, headers: Headers) -> Refusal | None:
+        """(status, reason) if this request or socket must be refused, else None."""
+        host = headers.get("host")
+        if not host_allowed(host, self.settings.allowed_hosts):
+            return 400, (
+                f"this server does not answer to the host name {host!r}; open it under its own "
+                "address (loopback, or one given with --allowed-host)"
+            )
+        if self._needs_token(scope) and not self._token_shown(scope, headers):
+            return 401, "this lesson needs its join token: open the join link the teacher shows"
+        unsafe = scope["type"] == "http" and scope["method"] not in SAFE_METHODS
+        if unsafe or scope["type"] == "websocket":
+            if not self._own_page(scope, headers):
+                return 403, "requests from another site's page are refused"
+        if unsafe and _media_type(headers) != "application/json":
+            return 415, "send the body as Content-Type: application/json"
+        return None
+
+    def _own_page(self, scope: Scope, headers: Headers) -> bool:
+        if headers.get("sec-fetch-site") in ("cross-site", "same-site"):
+            return False
+        server = scope.get("server") or (None, None)
+        return origin_allowed(
+            headers.get("origin"),
+            host_header=headers.get("host"),
+            server_port=server[1],
+            allowed_hosts=self.settings.allowed_hosts,
+        )
+
+    def _needs_token(self, scope: Scope) -> bool:
+        client = scope.get("client")
+        return self.settings.join_token is not None and not (client and _loopback(client[0]))
+
+    def _token_shown(self, scope: Scope, headers: Headers) -> bool:
+        cookie = cookie_parser(headers.get("cookie", "")).get(TOKEN_COOKIE, "")
+        bearer = headers.get("authorization", "").removeprefix("Bearer ").strip()
+        offered = [cookie, bearer]
+        if _join_link(scope):
+            offered.append(_query(scope).get("token", ""))
+        return any(self._matches(given) for given in offered if given)
+
+    def _matches(self, given: str) -> bool:
+        token = self.settings.join_token or ""
+        return hmac.compare_digest(given.encode("utf-8", "replace"), token.encode("utf-8"))
+
+    async def _join(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """The join link: store the token in a cookie, then go on to the same URL without it.
+
+        A page (not a 303) moves on, so that the next load starts on our own site: browsers hold
+        back a SameSite=Strict cookie after a redirect from a link on another site (a chat app).
+        """
+        url = URL(scope=scope)
+        query = _query(scope)
+        given = query.pop("token", "")
+        clean = url.replace(query=urlencode(query)) if query else url.replace(query="")
+        if not self._matches(given):
+            await JSONResponse({"detail": "this join token is not the lesson's"}, 401)(
+                scope, receive, send
+            )
+            return
+        target = html.escape(clean.path + (f"?{clean.query}" if clean.query else ""))
+        body = (
+            f'<!doctype html><meta http-equiv="refresh" content="0; url={target}">'
+            f'<title>attnlab</title><p>Joined. <a href="{target}">Open the lesson</a>.</p>'
+        )
+        page = HTMLResponse(body, headers={"cache-control": "no-store"})
+        page.set_cookie(
+            TOKEN_COOKIE,
+            self.settings.join_token or "",
+            httponly=True,
+            samesite="strict",
+            secure=scope.get("scheme") == "https",
+        )
+        await page(scope, receive, send)
+
+
+def _join_link(scope: Scope) -> bool:
+    return (
+        scope["type"] == "http"
+        and scope["method"] in ("GET", "HEAD")
+        and b"token=" in scope.get("query_string", b"")
+        and "token" in _query(scope)
+    )
+
+
+def _query(scope: Scope) -> dict[str, str]:
+    pairs = parse_qsl(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
+    return dict(pairs)
+
+
+def _media_type(headers: Headers) -> str:
+    return headers.get("content-type", "").split(";")[0].strip().lower()
+
+
+def _loopback(address: str) -> bool:
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False  # not an address (a test client's name, a Unix socket): not loopback
