@@ -25,9 +25,18 @@ def _taken_port() -> socket.socket:
 
 def test_defaults_bind_loopback_and_open_a_browser() -> None:
     args = build_parser().parse_args(["serve"])
-    assert (args.host, args.port, args.no_browser) == ("127.0.0.1", "8000", False)
+    assert (serve_cli.bind_address(args), args.port, args.no_browser) == ("127.0.0.1", "8000", False)
     args = build_parser().parse_args(["serve", "--host", "::1", "--port", "9000", "--no-browser"])
-    assert (args.host, args.port, args.no_browser) == ("::1", "9000", True)
+    assert (serve_cli.bind_address(args), args.port, args.no_browser) == ("::1", "9000", True)
+    settings = serve_cli.serve_settings(build_parser().parse_args(["serve"]), 1)
+    assert settings.join_token is None and settings.allowed_hosts == ("127.0.0.1",)
+
+
+def test_a_wildcard_bind_answers_only_the_hosts_named() -> None:
+    args = build_parser().parse_args(["serve", "--host", "0.0.0.0", "--allowed-host", "lab.example"])
+    settings = serve_cli.serve_settings(args, 1)
+    assert settings.allowed_hosts == ("lab.example",)  # no "*": loopback and lab.example only
+    assert settings.join_token is None
 
 
 def test_a_taken_port_moves_to_the_next_free_one() -> None:
@@ -57,6 +66,7 @@ def test_port_zero_takes_any_free_port() -> None:
         (["serve", "--port", "70000"], "port: 70000 is out of range"),
         (["serve", "--port", "eighty"], "port:"),
         (["serve", "--host", "no-such-host.invalid", "--no-browser"], "host:"),
+        (["serve", "--workers", "0", "--no-browser"], "workers: 0 is out of range"),
     ],
 )
 def test_bad_options_are_one_line_and_exit_2(capsys, argv, words) -> None:
@@ -84,6 +94,87 @@ def test_run_says_where_it_serves_and_opens_the_browser(capsys, monkeypatch) -> 
     assert f"port {port} is in use; serving on {new_port} instead" in out
     assert opened == [f"http://127.0.0.1:{new_port}/"]
     assert sock.family == socket.AF_INET
+
+
+@pytest.fixture
+def captured(monkeypatch) -> dict:
+    """`serve` runs up to uvicorn, which is replaced by a recorder of its config and sockets."""
+    import uvicorn
+    from uvicorn.supervisors import Multiprocess
+
+    seen: dict = {}
+
+    def server_run(self, sockets):
+        seen.update(config=self.config, sockets=sockets)
+
+    def supervise(self):
+        seen.update(config=self.config, sockets=self.sockets)
+
+    monkeypatch.setattr(uvicorn.Server, "run", server_run)
+    monkeypatch.setattr(Multiprocess, "run", supervise)
+    monkeypatch.setattr(serve_cli.os, "environ", dict(serve_cli.os.environ))  # kept from leaking
+    yield seen
+    for sock in seen.get("sockets", []):
+        sock.close()
+
+
+def test_the_server_runs_with_the_apps_own_limits(captured) -> None:
+    from attnlab.web import WebSettings
+    from attnlab.web.server import BoundedH11
+
+    assert main(["serve", "--port", "0", "--no-browser"]) == 0
+    config, limits = captured["config"], WebSettings()
+    assert config.ws_max_size == limits.max_message_bytes == 16 * 1024  # one limit, in bytes
+    assert config.http is BoundedH11  # h11: its head-size limit applies (httptools has none)
+    assert config.h11_max_incomplete_event_size == limits.max_header_bytes
+    assert (config.limit_concurrency, config.backlog) == (limits.max_connections, limits.backlog)
+    assert config.timeout_keep_alive == limits.keep_alive_s
+    assert config.header_timeout_s == limits.header_timeout_s
+    assert config.proxy_headers is False  # without --proxy no X-Forwarded-For is believed
+
+
+def test_class_mode_prints_the_join_link_with_a_qr_code_and_token(captured, capsys) -> None:
+    import segno
+
+    assert main(["serve", "--class", "--port", "0", "--no-browser"]) == 0
+    (sock,) = captured["sockets"]
+    assert sock.getsockname()[0] == "0.0.0.0"  # every interface
+    limits = captured["config"].app.state.limits
+    token = limits.join_token
+    assert token and len(token) >= 32  # secrets.token_urlsafe(24)
+    out = capsys.readouterr().out
+    (link,) = [w for w in out.split() if "?token=" in w]
+    assert link.endswith(f"/?token={token}") and f"join token {token}" in out
+    host = link.split("//")[1].split(":")[0]
+    assert host in limits.allowed_hosts  # the join address is a name the guard answers to
+    qr = segno.make(link, error="m")
+    drawn = [line for line in out.splitlines() if "▀" in line or "▄" in line or "█" in line]
+    assert len(drawn) >= (qr.symbol_size()[1] + 1) // 2 - 4  # the code, two rows per line
+
+
+def test_proxy_mode_trusts_the_local_proxy_and_shares_the_token(captured, capsys) -> None:
+    serve_cli.os.environ["ATTNLAB_TOKEN"] = "shared-by-every-replica"
+    argv = ["serve", "--proxy", "--allowed-host", "lab.example", "--port", "0", "--no-browser"]
+    assert main(argv) == 0
+    config = captured["config"]
+    assert config.proxy_headers is True and config.forwarded_allow_ips == "127.0.0.1,::1"
+    limits = config.app.state.limits
+    assert limits.join_token == "shared-by-every-replica"
+    assert limits.allowed_hosts == ("lab.example", "127.0.0.1")
+    assert "?token=shared-by-every-replica" in capsys.readouterr().out
+
+
+def test_workers_run_n_processes_that_build_the_same_app(captured) -> None:
+    from attnlab.web.app import app_from_env
+
+    argv = ["serve", "--workers", "3", "--allowed-host", "lab.example", "--port", "0"]
+    assert main([*argv, "--no-browser"]) == 0
+    config = captured["config"]
+    assert (config.workers, config.app, config.factory) == (3, "attnlab.web.app:app_from_env", True)
+    limits = app_from_env().state.limits  # as each process builds it, from the environment
+    assert limits.server_processes == 3
+    assert limits.allowed_hosts == ("lab.example", "127.0.0.1")
+    assert limits.join_token is None
 
 
 def test_urls_for_hosts() -> None:

@@ -1,8 +1,16 @@
-"""`attnlab serve`: the lesson in your browser, served from this machine only.
+"""`attnlab serve`: the lesson in your browser, served from this machine only unless told.
 
-The server binds 127.0.0.1 unless told otherwise (`--host`), so nothing on the network can reach
-it. If the port is taken, the next free one is used and named. The socket is bound here, before
-uvicorn starts, so the port we print is the port we hold (no gap for another program to take it).
+The server binds 127.0.0.1 unless told otherwise (`--host`, `--class`), so nothing on the network
+can reach it. If the port is taken, the next free one is used and named. The socket is bound
+here, before uvicorn starts, so the port we print is the port we hold.
+
+Beyond this machine every request needs the join token (see `attnlab.web.guard`):
+- `--class` binds every interface, answers to this machine's own addresses and names, and prints
+  the join link (with a QR code) that stores the token in the learner's browser.
+- `--proxy` is for N copies behind a reverse proxy on this machine (README: "Past one machine").
+  Every request then comes from 127.0.0.1, which alone would pass as loopback, so the proxy's
+  X-Forwarded-For / -Proto are read (from 127.0.0.1 only): the learner's own address decides,
+  and it needs the token. The copies share one token through ATTNLAB_TOKEN.
 """
 
 from __future__ import annotations
@@ -10,15 +18,20 @@ from __future__ import annotations
 import argparse
 import errno
 import os
+import secrets
 import socket
+import sys
 import webbrowser
+from dataclasses import replace
 from typing import Any
 
 from attnlab.params import Param, ParamError, coerce
 
 PORT = Param("port", "int", 8000, "port to serve on (0: any free port)", lo=0, hi=65535)
+WORKERS = Param("workers", "int", 1, "server processes for the figure routes", lo=1, hi=64)
 PORT_TRIES = 20  # how many ports after a busy one we try
 WILDCARD_HOSTS = ("0.0.0.0", "::", "")
+TOKEN_ENV = "ATTNLAB_TOKEN"  # replicas behind one proxy share the token through this
 
 
 def add_parser(subparsers: Any) -> None:
@@ -27,18 +40,37 @@ def add_parser(subparsers: Any) -> None:
         help="open the interactive lesson in your browser",
         description="Serve the lesson on this machine and open it in your browser.",
     )
-    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)")
+    parser.add_argument("--host", default=None, help="address to bind (default: 127.0.0.1)")
     parser.add_argument("--port", default=str(PORT.default), help=f"{PORT.help} (default: 8000)")
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    parser.add_argument(
+        "--class",
+        dest="classroom",
+        action="store_true",
+        help="serve a class: bind every interface, print the join link, its QR code and token",
+    )
+    parser.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a host name the lesson is reached under (e.g. a reverse proxy's); repeatable",
+    )
+    parser.add_argument(
+        "--proxy",
+        action="store_true",
+        help="behind a reverse proxy on this machine: trust its X-Forwarded-For, need the token",
+    )
+    parser.add_argument("--workers", default="1", help=f"{WORKERS.help} (default: 1)")
     parser.set_defaults(run=run)
 
 
-def bind(host: str, port: int, *, tries: int = PORT_TRIES) -> socket.socket:
+def bind(host: str, port: int, *, tries: int = PORT_TRIES, backlog: int = 128) -> socket.socket:
     """A listening socket on `host`, at `port` or the first free port after it."""
     last = port if port == 0 else min(port + tries - 1, 65535)
     for candidate in range(port, last + 1):
         try:
-            return _listen(host, candidate)
+            return _listen(host, candidate, backlog)
         except OSError as err:
             if not _in_use(err):
                 raise ParamError(
@@ -47,7 +79,7 @@ def bind(host: str, port: int, *, tries: int = PORT_TRIES) -> socket.socket:
     raise ParamError("port", f"ports {port}–{last} are all in use; choose another with --port")
 
 
-def _listen(host: str, port: int) -> socket.socket:
+def _listen(host: str, port: int, backlog: int) -> socket.socket:
     try:
         family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
     except socket.gaierror as err:
@@ -57,7 +89,7 @@ def _listen(host: str, port: int) -> socket.socket:
         if os.name == "posix":  # elsewhere SO_REUSEADDR would let two servers share a port
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(address)
-        sock.listen(128)
+        sock.listen(backlog)
     except OSError:
         sock.close()
         raise
@@ -73,24 +105,108 @@ def url_for(host: str, port: int) -> str:
     return f"http://[{shown}]:{port}/" if ":" in shown else f"http://{shown}:{port}/"
 
 
+def machine_addresses() -> list[str]:
+    """This machine's own IPv4 addresses and names (what a learner may type), LAN route first."""
+    found: list[str] = []
+    try:
+        # connect() on a UDP socket sends nothing: it only asks the kernel which local address
+        # would route toward a (reserved, documentation-only) outside address.
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))
+            found.append(probe.getsockname()[0])
+    except OSError:
+        pass  # no route out (no network): the names below still serve
+    name = socket.gethostname()
+    try:
+        found += [info[4][0] for info in socket.getaddrinfo(name, None, socket.AF_INET)]
+    except OSError:
+        pass
+    found += [name, f"{name}.local"]
+    return [a for i, a in enumerate(found) if a not in found[:i] and not a.startswith("127.")]
+
+
+def bind_address(args: argparse.Namespace) -> str:
+    """Where to listen: `--host`, else every interface for a class, else loopback."""
+    return args.host or ("0.0.0.0" if args.classroom else "127.0.0.1")
+
+
+def serve_settings(args: argparse.Namespace, workers: int) -> Any:
+    """The WebSettings these options ask for: host names, token, processes."""
+    from attnlab.web import WebSettings
+
+    hosts = list(args.allowed_host)
+    if bind_address(args) not in WILDCARD_HOSTS:
+        hosts.append(bind_address(args))  # a bound address the reader chose is a name we answer to
+    if args.classroom:
+        hosts += machine_addresses()
+    token = None
+    if args.classroom or args.proxy:
+        token = os.environ.get(TOKEN_ENV) or secrets.token_urlsafe(24)
+    hosts = [h for i, h in enumerate(hosts) if h not in hosts[:i]]
+    return replace(
+        WebSettings(), allowed_hosts=tuple(hosts), join_token=token, server_processes=workers
+    )
+
+
+def print_join(settings: Any, port: int, *, classroom: bool) -> None:
+    """The join link for learners beyond this machine; in class mode with its QR code."""
+    import segno
+
+    token = settings.join_token
+    if not classroom:  # behind a proxy: only the proxy knows the address learners use
+        print(f"attnlab: learners join at <the proxy's address>/?token={token}", flush=True)
+        return
+    lan = [h for h in settings.allowed_hosts if h[0].isdigit()] or list(settings.allowed_hosts)
+    link = f"{url_for(lan[0] if lan else '127.0.0.1', port)}?token={token}"
+    print(f"attnlab: learners join at {link}", flush=True)
+    segno.make(link, error="m").terminal(out=sys.stdout, compact=True)
+    print(f"attnlab: join token {token} (this machine itself needs none)", flush=True)
+
+
 def run(args: argparse.Namespace) -> int:
     import uvicorn
+    from uvicorn.supervisors import Multiprocess
 
-    from attnlab.web import WebSettings, create_app
+    from attnlab.web import create_app
+    from attnlab.web.config import settings_env
+    from attnlab.web.server import server_config
 
     wanted = coerce(PORT, args.port)
-    sock = bind(args.host, wanted)
+    workers = coerce(WORKERS, args.workers)
+    settings = serve_settings(args, workers)
+    sock = bind(bind_address(args), wanted, backlog=settings.backlog)
     port = sock.getsockname()[1]
     if wanted not in (0, port):
         print(f"attnlab serve: port {wanted} is in use; serving on {port} instead")
-    url = url_for(args.host, port)
+    url = url_for(bind_address(args), port)
     print(f"attnlab: the lesson is at {url}  (Ctrl+C to stop)", flush=True)
-    # A host the reader chose is one the page may be loaded from (the socket's Origin check).
-    exposed = ("*",) if args.host in WILDCARD_HOSTS else (args.host,)
-    app = create_app(WebSettings(allowed_hosts=exposed))
-    # A socket message larger than this closes the socket (the page's are < 1 kB).
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_max_size=1 << 20))
+    if settings.join_token:
+        print_join(settings, port, classroom=args.classroom)
+    _allow_open_files(settings.max_connections + 256)
+    # The proxy's forwarded client address is believed from this machine only.
+    forwarded = {"proxy_headers": args.proxy, "forwarded_allow_ips": "127.0.0.1,::1"}
     if not args.no_browser:
         webbrowser.open(url)  # the socket already listens: the browser's request waits for us
-    server.run(sockets=[sock])
+    if workers == 1:
+        config = server_config(create_app(settings), settings, **forwarded)
+        uvicorn.Server(config).run(sockets=[sock])
+        return 0
+    # N processes share the socket; each builds the app by name from the environment.
+    os.environ.update(settings_env(settings))
+    config = server_config(
+        "attnlab.web.app:app_from_env", settings, factory=True, workers=workers, **forwarded
+    )
+    Multiprocess(config, sockets=[sock]).run()
     return 0
+
+
+def _allow_open_files(wanted: int) -> None:
+    """Raise this process's open-file limit toward `wanted` (each connection holds one)."""
+    try:
+        import resource
+    except ImportError:  # not on this system (Windows)
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))

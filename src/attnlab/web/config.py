@@ -72,8 +72,9 @@ def settings_env(settings: WebSettings) -> dict[str, str]:
     }
 
 
-def settings_from_env(env: Mapping[str, str] = os.environ) -> WebSettings:
-    """WebSettings with the serve choices found in `env` (the defaults where absent)."""
+def settings_from_env(env: Mapping[str, str] | None = None) -> WebSettings:
+    """WebSettings with the serve choices found in `env` (os.environ by default)."""
+    env = os.environ if env is None else env
     hosts = tuple(h for h in env.get(_ENV["allowed_hosts"], "").split(",") if h)
     processes = env.get(_ENV["server_processes"], "1")
     return WebSettings(

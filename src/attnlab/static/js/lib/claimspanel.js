@@ -150,7 +150,11 @@ export function createClaimsPanel(container, { t, announce, onValues, counts, pr
     message = "";
     let response;
     try {
-      response = await fetch("/api/claims/rerun", { method: "POST" });
+      // The server takes a POST only as JSON from its own page (attnlab.web.guard).
+      response = await fetch("/api/claims/rerun", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+      });
     } catch (error) {
       response = { ok: false, status: 0, statusText: error.message, json: async () => ({}) };
     }
