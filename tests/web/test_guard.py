@@ -1,0 +1,136 @@
+"""The guard: foreign host names, other sites' POSTs and tokenless strangers are kept out."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from starlette.websockets import WebSocketDisconnect
+
+from attnlab.web import WebSettings, create_app
+from attnlab.web.guard import TOKEN_COOKIE
+
+from .conftest import LocalClient
+
+EVIL = {"host": "evil.example"}
+ROUTES = ["/", "/static/js/lib/api.js", "/api/figures", "/api/figures/scaling", "/openapi.json"]
+TOKEN = "join-me-0123456789"
+LAN_CLIENT = ("10.1.2.3", 50000)  # a learner's laptop, as the ASGI scope names it
+RERUN_BODY = json.dumps({"d_k": 16})
+
+
+@pytest.mark.parametrize("path", ROUTES)
+def test_a_foreign_host_name_is_refused_on_every_route(client, path) -> None:
+    assert client.get(path).status_code == 200
+    refused = client.get(path, headers=EVIL)
+    assert refused.status_code == 400
+    assert "evil.example" in refused.json()["detail"]
+
+
+def test_a_foreign_host_name_is_refused_at_the_socket(client) -> None:
+    with pytest.raises(WebSocketDisconnect) as closed:
+        client.websocket_connect("/ws/train", headers=EVIL).__enter__()
+    assert closed.value.code == 1008
+
+
+def test_names_given_with_allowed_host_are_answered(make_client) -> None:
+    lab = make_client(allowed_hosts=("lab.school.example",))
+    assert lab.get("/api/figures", headers={"host": "lab.school.example:8443"}).status_code == 200
+    assert lab.get("/api/figures", headers=EVIL).status_code == 400
+
+
+@pytest.mark.parametrize(
+    ("headers", "status"),
+    [
+        ({"content-type": "text/plain"}, 415),  # a form or no-preflight fetch from anywhere
+        ({"content-type": "application/x-www-form-urlencoded"}, 415),
+        ({"content-type": ""}, 415),
+        ({"origin": "http://evil.example"}, 403),
+        ({"origin": "http://evil.example", "content-type": "text/plain"}, 403),
+        ({"origin": "null"}, 403),  # a sandboxed frame, a file:// page
+        ({"origin": "http://127.0.0.1:9000"}, 403),  # another local server's page
+        ({"sec-fetch-site": "cross-site"}, 403),
+        ({"sec-fetch-site": "same-site"}, 403),
+    ],
+)
+def test_posts_from_other_pages_or_not_json_are_refused(client, headers, status) -> None:
+    for path in ("/api/claims/rerun", "/api/figures/scaling"):
+        answer = client.post(path, content=RERUN_BODY, headers=headers)
+        assert answer.status_code == status, (path, answer.text)
+        assert isinstance(answer.json()["detail"], str)
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {},  # no Origin: not a browser page (curl, a script)
+        {"origin": "http://127.0.0.1:8000", "sec-fetch-site": "same-origin"},  # the page's fetch
+        {"origin": "http://localhost:8000"},
+        {"content-type": "application/json; charset=utf-8"},
+    ],
+)
+def test_our_own_pages_json_posts_are_served(client, headers) -> None:
+    answer = client.post("/api/figures/scaling", content=RERUN_BODY, headers=headers)
+    assert answer.status_code == 200, answer.text
+
+
+@pytest.mark.parametrize(
+    "body", [b'{"\\ud800": 1}', b'{"q": "\\udfff"}', b'{"\\ud800\\ud800": [1, "\\ud800"]}']
+)
+def test_a_lone_surrogate_is_a_4xx_with_a_readable_message(client, body) -> None:
+    answer = client.post("/api/figures/lookup", content=body)
+    assert 400 <= answer.status_code < 500, answer.text
+    detail = answer.json()["detail"]
+    assert detail and all(isinstance(d["msg"], str) for d in detail)
+    if b'{"\\ud800"' in body:
+        assert "\\ud800" in detail[0]["msg"]  # written as an escape, not dropped
+
+
+def _classroom(client: tuple[str, int]) -> LocalClient:
+    return LocalClient(create_app(WebSettings(join_token=TOKEN)), client=client)
+
+
+def test_a_learner_without_the_token_is_refused() -> None:
+    with _classroom(LAN_CLIENT) as learner:
+        assert learner.get("/").status_code == 401
+        assert learner.get("/api/figures").status_code == 401
+        assert learner.get("/?token=wrong-token").status_code == 401
+        learner.cookies.set(TOKEN_COOKIE, "wrong-token")
+        assert learner.get("/api/figures").status_code == 401
+        with pytest.raises(WebSocketDisconnect) as closed:
+            learner.websocket_connect("/ws/train").__enter__()
+        assert closed.value.code == 1008
+
+
+def test_the_join_link_sets_a_strict_cookie_and_moves_to_the_clean_url() -> None:
+    with _classroom(LAN_CLIENT) as learner:
+        joined = learner.get("/?lang=zh&token=" + TOKEN)
+        assert joined.status_code == 200
+        cookie = joined.headers["set-cookie"]
+        assert cookie.startswith(f"{TOKEN_COOKIE}={TOKEN};")
+        assert "HttpOnly" in cookie and "SameSite=strict" in cookie
+        assert 'http-equiv="refresh" content="0; url=/?lang=zh"' in joined.text
+        assert TOKEN not in joined.text  # the token leaves the address bar
+        assert learner.get("/?lang=zh").status_code == 200  # the cookie now opens everything
+        assert learner.get("/api/figures").status_code == 200
+        assert learner.post("/api/figures/scaling", content=RERUN_BODY).status_code == 200
+        with learner.websocket_connect("/ws/train") as ws:
+            assert json.loads(ws.receive_text())["type"] == "state"
+
+
+def test_a_script_may_show_the_token_as_a_bearer_header() -> None:
+    with _classroom(LAN_CLIENT) as script:
+        auth = {"authorization": f"Bearer {TOKEN}"}
+        assert script.get("/api/figures", headers=auth).status_code == 200
+
+
+def test_loopback_needs_no_token() -> None:
+    for address in ("127.0.0.1", "::1"):
+        with _classroom((address, 50000)) as teacher:
+            assert teacher.get("/").status_code == 200
+            assert teacher.get("/api/figures").status_code == 200
+
+
+def test_the_host_rule_comes_before_the_token() -> None:
+    with _classroom(LAN_CLIENT) as learner:
+        assert learner.get(f"/?token={TOKEN}", headers=EVIL).status_code == 400

@@ -1,0 +1,137 @@
+"""The transport limits, through a real uvicorn on a free 127.0.0.1 port (as `attnlab serve`)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import socket
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from attnlab.web import WebSettings, create_app
+from attnlab.web.server import server_config
+
+HEAD_TIMEOUT_S = 0.5
+
+
+@contextlib.contextmanager
+def _serving(settings: WebSettings) -> Iterator[int]:
+    import uvicorn
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(settings.backlog)
+    server = uvicorn.Server(server_config(create_app(settings), settings))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 15
+    while not server.started and thread.is_alive() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert server.started, "the server did not start"
+    try:
+        yield sock.getsockname()[1]
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        sock.close()
+
+
+@pytest.fixture(scope="module")
+def port() -> Iterator[int]:
+    with _serving(WebSettings(header_timeout_s=HEAD_TIMEOUT_S)) as bound:
+        yield bound
+
+
+def _connect(port: int) -> socket.socket:
+    conn = socket.create_connection(("127.0.0.1", port), timeout=5)
+    conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    return conn
+
+
+def _answer(conn: socket.socket) -> bytes:
+    """Everything the server says until it closes (or 5 s of silence)."""
+    got = b""
+    with contextlib.suppress(TimeoutError, ConnectionResetError):
+        while chunk := conn.recv(65536):
+            got += chunk
+    return got
+
+
+def test_an_oversized_header_is_refused_before_it_is_read(port) -> None:
+    limit = WebSettings().max_header_bytes
+    conn = _connect(port)
+    sent = 0
+    with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+        conn.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ")
+        while sent < 64 * 1024 * 1024:  # the server must stop us long before 64 MiB
+            conn.sendall(b"a" * 65536)
+            sent += 65536
+    assert _answer(conn).startswith(b"HTTP/1.1 400")
+    assert sent < 64 * 1024 * 1024 and limit < 64 * 1024
+    conn.close()
+
+
+def test_half_sent_requests_are_closed_at_the_head_deadline(port) -> None:
+    conns = [_connect(port) for _ in range(20)]
+    start = time.monotonic()
+    for i, conn in enumerate(conns):  # silent, half a request line, half the headers
+        conn.sendall([b"", b"GET / HT", b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n"][i % 3])
+    answers = [_answer(conn) for conn in conns]
+    waited = time.monotonic() - start
+    assert answers == [b""] * 20  # closed without an answer
+    assert HEAD_TIMEOUT_S * 0.9 < waited < 4.0
+    for conn in conns:
+        conn.close()
+
+
+def test_a_dripped_head_gets_no_more_time_than_a_whole_one(port) -> None:
+    conn = _connect(port)
+    start = time.monotonic()
+    with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+        for byte in b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + b"a" * 100:
+            conn.sendall(bytes([byte]))
+            time.sleep(0.05)
+    assert time.monotonic() - start < HEAD_TIMEOUT_S + 1.5  # each byte did not restart the clock
+    conn.close()
+
+
+def test_a_whole_request_is_answered_and_kept_alive(port) -> None:
+    conn = _connect(port)
+    for _ in range(2):
+        conn.sendall(b"GET /api/figures HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        time.sleep(HEAD_TIMEOUT_S * 1.5)  # longer than the head deadline: it was met, and ended
+        assert conn.recv(65536).startswith(b"HTTP/1.1 200")
+    conn.close()
+
+
+def test_a_socket_with_a_foreign_host_is_refused_at_the_handshake(port) -> None:
+    conn = _connect(port)
+    conn.sendall(
+        b"GET /ws/train HTTP/1.1\r\nHost: evil.example\r\nUpgrade: websocket\r\n"
+        b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+        b"Sec-WebSocket-Version: 13\r\n\r\n"
+    )
+    assert conn.recv(65536).startswith(b"HTTP/1.1 403")
+    conn.close()
+
+
+def test_the_socket_transport_refuses_a_message_over_the_apps_limit(port) -> None:
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    limit = WebSettings().max_message_bytes
+    # "é" is 2 bytes: a message of limit/2 + 1 characters is over the limit in bytes.
+    over = json.dumps({"type": "step", "n": 1, "pad": "é" * (limit // 2)}, ensure_ascii=False)
+    assert len(over) < limit < len(over.encode())
+    with connect(f"ws://127.0.0.1:{port}/ws/train") as ws:
+        assert json.loads(ws.recv(timeout=10))["type"] == "state"
+        ws.send(json.dumps({"type": "step", "n": 1, "pad": " " * (limit - 100)}))  # fits
+        assert "type" in json.loads(ws.recv(timeout=10))
+        ws.send(over)
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                ws.recv(timeout=10)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009  # message too big
