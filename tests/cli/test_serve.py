@@ -25,15 +25,16 @@ def _taken_port() -> socket.socket:
 
 def test_defaults_bind_loopback_and_open_a_browser() -> None:
     args = build_parser().parse_args(["serve"])
-    assert (serve_cli.bind_address(args), args.port, args.no_browser) == ("127.0.0.1", "8000", False)
+    assert (serve_cli.bind_address(args), args.port, args.no_browser) == ("127.0.0.1", "8000", 0)
     args = build_parser().parse_args(["serve", "--host", "::1", "--port", "9000", "--no-browser"])
-    assert (serve_cli.bind_address(args), args.port, args.no_browser) == ("::1", "9000", True)
+    assert (serve_cli.bind_address(args), args.port, args.no_browser) == ("::1", "9000", 1)
     settings = serve_cli.serve_settings(build_parser().parse_args(["serve"]), 1)
     assert settings.join_token is None and settings.allowed_hosts == ("127.0.0.1",)
 
 
 def test_a_wildcard_bind_answers_only_the_hosts_named() -> None:
-    args = build_parser().parse_args(["serve", "--host", "0.0.0.0", "--allowed-host", "lab.example"])
+    argv = ["serve", "--host", "0.0.0.0", "--allowed-host", "lab.example"]
+    args = build_parser().parse_args(argv)
     settings = serve_cli.serve_settings(args, 1)
     assert settings.allowed_hosts == ("lab.example",)  # no "*": loopback and lab.example only
     assert settings.join_token is None

@@ -16,6 +16,7 @@ Beyond this machine every request needs the join token (see `attnlab.web.guard`)
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import os
 import secrets
@@ -108,19 +109,14 @@ def url_for(host: str, port: int) -> str:
 def machine_addresses() -> list[str]:
     """This machine's own IPv4 addresses and names (what a learner may type), LAN route first."""
     found: list[str] = []
-    try:
-        # connect() on a UDP socket sends nothing: it only asks the kernel which local address
-        # would route toward a (reserved, documentation-only) outside address.
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-            probe.connect(("192.0.2.1", 9))
-            found.append(probe.getsockname()[0])
-    except OSError:
-        pass  # no route out (no network): the names below still serve
+    # No route out (no network) leaves the names below. connect() on a UDP socket sends
+    # nothing: it only asks which local address would route toward a (reserved) outside one.
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(("192.0.2.1", 9))
+        found.append(probe.getsockname()[0])
     name = socket.gethostname()
-    try:
+    with contextlib.suppress(OSError):
         found += [info[4][0] for info in socket.getaddrinfo(name, None, socket.AF_INET)]
-    except OSError:
-        pass
     found += [name, f"{name}.local"]
     return [a for i, a in enumerate(found) if a not in found[:i] and not a.startswith("127.")]
 

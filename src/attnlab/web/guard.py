@@ -70,9 +70,9 @@ class Guard:
         if self._needs_token(scope) and not self._token_shown(scope, headers):
             return 401, "this lesson needs its join token: open the join link the teacher shows"
         unsafe = scope["type"] == "http" and scope["method"] not in SAFE_METHODS
-        if unsafe or scope["type"] == "websocket":
-            if not self._own_page(scope, headers):
-                return 403, "requests from another site's page are refused"
+        page_needed = unsafe or scope["type"] == "websocket"
+        if page_needed and not self._own_page(scope, headers):
+            return 403, "requests from another site's page are refused"
         if unsafe and _media_type(headers) != "application/json":
             return 415, "send the body as Content-Type: application/json"
         return None
