@@ -1,0 +1,214 @@
+"""README's "Past one machine", run as written: two copies of `attnlab serve --proxy` behind
+Debian's nginx with TLS, the page and a training socket through it in Chromium.
+
+The nginx config is README.md's own ```nginx block; only its ports, certificate and paths are
+swapped for a temporary directory (a self-signed certificate made with openssl), and Chromium
+resolves the README's host name to 127.0.0.1. Nothing leaves loopback; nginx runs in the
+foreground of this test (`-p DIR`, its pid and logs in DIR), never as a system service.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import shutil
+import socket
+import ssl
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from .conftest import CHROMIUM_ARGS, chromium_path
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+NAME = "lab.school.example"  # the README's host name
+TOKEN = "shared-by-both-copies"
+FIG = "#fig-training"
+
+
+def _need(program: str, make_target: str) -> str:
+    found = shutil.which(program) or shutil.which(program, path="/usr/sbin:/usr/bin")
+    if found is None:
+        if os.environ.get("CI"):  # make test installs it: never skip there
+            pytest.fail(f"{program} is not installed (make {make_target})")
+        pytest.skip(f"{program} is not installed (make {make_target})")
+    return found
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _readme_nginx_config() -> str:
+    (block,) = re.findall(r"```nginx\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
+    return block
+
+
+def _swap(text: str, old: str, new: str) -> str:
+    assert text.count(old) == 1, f"README's nginx config no longer has {old!r}"
+    return text.replace(old, new)
+
+
+def _replica() -> tuple[subprocess.Popen, int]:
+    """One `attnlab serve --proxy` copy on a free port (it prints the port it took)."""
+    cmd = [sys.executable, "-m", "attnlab", "serve", "--proxy", "--allowed-host", NAME]
+    env = {**os.environ, "ATTNLAB_TOKEN": TOKEN}
+    proc = subprocess.Popen(
+        [*cmd, "--port", "0", "--no-browser"], stdout=subprocess.PIPE, text=True, env=env
+    )
+    line = proc.stdout.readline()
+    port = int(re.search(r"127\.0\.0\.1:(\d+)/", line).group(1))
+    _wait_for(lambda: httpx.get(f"http://127.0.0.1:{port}/api/figures").status_code == 200)
+    return proc, port
+
+
+def _wait_for(ready: Any, timeout: float = 30.0) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        with contextlib.suppress(httpx.TransportError, OSError):
+            if ready():
+                return
+        time.sleep(0.1)
+    raise AssertionError("did not come up in time")
+
+
+def _write_config(run: Path, copies: list[int], port: int, cert: Path, key: Path) -> None:
+    """README's site config with our ports and files, inside a minimal nginx.conf."""
+    site = _readme_nginx_config()
+    site = _swap(site, "server 127.0.0.1:8101;", f"server 127.0.0.1:{copies[0]};")
+    site = _swap(site, "server 127.0.0.1:8102;", f"server 127.0.0.1:{copies[1]};")
+    site = _swap(site, "listen 443 ssl;", f"listen 127.0.0.1:{port} ssl;")
+    site = _swap(site, f"/etc/ssl/certs/{NAME}.pem", str(cert))
+    site = _swap(site, f"/etc/ssl/private/{NAME}.key", str(key))
+    (run / "attnlab.conf").write_text(site)
+    kinds = ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+    temp = " ".join(f"{kind}_temp_path {run}/{kind};" for kind in kinds)
+    (run / "nginx.conf").write_text(
+        ("user root;\n" if os.geteuid() == 0 else "")  # workers must reach the temp paths
+        + "worker_processes 1;\nevents { worker_connections 256; }\n"
+        + "http {\n  log_format upstream '$upstream_addr $status $request';\n"
+        + f"  access_log {run}/access.log upstream;\n  {temp}\n  include attnlab.conf;\n}}\n"
+    )
+
+
+@pytest.fixture(scope="module")
+def proxy(tmp_path_factory) -> Iterator[dict[str, Any]]:
+    """Two copies behind nginx; yields the proxy's URL, the copies and nginx's access log."""
+    nginx = _need("nginx", "nginx")
+    openssl = _need("openssl", "nginx")
+    run = tmp_path_factory.mktemp("nginx")
+    cert, key = run / "cert.pem", run / "key.pem"
+    subprocess.run(
+        [openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj",
+         f"/CN={NAME}", "-addext", f"subjectAltName=DNS:{NAME}", "-keyout", key, "-out", cert],
+        check=True, capture_output=True, timeout=60,
+    )  # fmt: skip
+    copies: list[tuple[subprocess.Popen, int]] = []
+    server = None
+    try:
+        copies += [_replica(), _replica()]
+        port = _free_port()
+        _write_config(run, [p for _, p in copies], port, cert, key)
+        globals_ = f"daemon off; pid {run}/nginx.pid;"
+        logs = f"{run}/error.log"
+        server = subprocess.Popen(
+            [nginx, "-p", str(run), "-e", logs, "-c", f"{run}/nginx.conf", "-g", globals_],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,  # nginx logs to DIR/error.log
+        )  # fmt: skip
+        url = f"https://127.0.0.1:{port}"
+        _wait_for(lambda: httpx.get(f"{url}/api/figures", verify=False).status_code == 200)
+        yield {"url": url, "port": port, "copies": copies, "log": run / "access.log"}
+    finally:
+        if server is not None:
+            server.terminate()
+            server.wait(timeout=10)
+        for proc, _ in copies:
+            proc.terminate()
+            proc.wait(timeout=10)
+            proc.stdout.close()
+
+
+def test_the_page_trains_in_chromium_through_the_proxy(proxy) -> None:
+    from playwright.sync_api import sync_playwright
+
+    path = chromium_path() or _need("chromium", "browser")
+    resolve = f"--host-resolver-rules=MAP {NAME} 127.0.0.1"
+    errors: list[str] = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(path), args=[*CHROMIUM_ARGS, resolve])
+        try:
+            page = browser.new_context(ignore_https_errors=True).new_page()
+            page.on("pageerror", lambda err: errors.append(str(err)))
+            page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+            page.goto(f"https://{NAME}:{proxy['port']}/#lang=en")
+            page.wait_for_selector("html.is-ready")
+            page.wait_for_selector(f"{FIG} dd[data-key=step][data-value='0']")
+            page.click(f"{FIG} button[data-role=train]")  # over wss:// through nginx
+            page.wait_for_function(
+                f"+document.querySelector('{FIG} dd[data-key=step]').dataset.value >= 50",
+                timeout=30_000,
+            )
+            page.click(f"{FIG} button[data-role=train]")
+        finally:
+            browser.close()
+    assert errors == []
+    log = proxy["log"].read_text()
+    assert "101 GET /ws/train" in log  # the socket's upgrade went through nginx
+
+
+def test_a_training_socket_through_the_proxy_gets_progress(proxy) -> None:
+    from websockets.sync.client import connect
+
+    insecure = ssl.create_default_context()
+    insecure.check_hostname, insecure.verify_mode = False, ssl.CERT_NONE  # self-signed, loopback
+    with connect(f"wss://127.0.0.1:{proxy['port']}/ws/train", ssl=insecure) as ws:
+        assert json.loads(ws.recv(timeout=10))["type"] == "state"
+        ws.send(json.dumps({"type": "start"}))
+        kinds = [json.loads(ws.recv(timeout=10))["type"] for _ in range(5)]
+        assert "progress" in kinds
+
+
+def test_a_foreign_host_name_is_refused_through_the_proxy(proxy) -> None:
+    with httpx.Client(verify=False) as client:
+        for path in ("/", "/api/figures"):
+            ours = client.get(proxy["url"] + path, headers={"host": f"{NAME}:{proxy['port']}"})
+            assert ours.status_code == 200
+            foreign = client.get(proxy["url"] + path, headers={"host": "evil.example"})
+            assert foreign.status_code == 400 and "evil.example" in foreign.json()["detail"]
+
+
+def test_a_copy_reads_the_learners_address_from_the_proxy(proxy) -> None:
+    """--proxy: the address nginx saw decides; a learner beyond loopback needs the token."""
+    copy = f"http://127.0.0.1:{proxy['copies'][0][1]}/api/figures"
+    learner = {"x-forwarded-for": "10.1.2.3"}  # as nginx writes it for a learner's laptop
+    assert httpx.get(copy, headers=learner).status_code == 401
+    joined = {**learner, "authorization": f"Bearer {TOKEN}"}
+    assert httpx.get(copy, headers=joined).status_code == 200
+    assert httpx.get(copy).status_code == 200  # this machine itself
+
+
+def test_when_one_copy_stops_the_other_serves(proxy) -> None:
+    with httpx.Client(verify=False) as client:
+        assert client.get(proxy["url"] + "/api/figures").status_code == 200
+        served = proxy["log"].read_text().split()
+        ports = {str(port): proc for proc, port in proxy["copies"]}
+        used = [p for p in ports if f"127.0.0.1:{p}" in served]
+        assert used, "nginx logged no copy"
+        ports[used[-1]].terminate()
+        ports[used[-1]].wait(timeout=10)
+        for _ in range(3):
+            assert client.get(proxy["url"] + "/api/figures").status_code == 200
+    (other,) = [p for p in ports if p != used[-1]]
+    assert f"127.0.0.1:{other} 200" in proxy["log"].read_text()
