@@ -92,3 +92,29 @@ def test_unknown_paths_and_methods_answer_json(client) -> None:
     answer = client.put("/api/figures")
     assert answer.status_code == 405
     assert "detail" in answer.json()
+
+
+def test_text_that_is_not_unicode_is_a_400_and_a_bug_a_json_500() -> None:
+    from attnlab.web import create_app
+
+    from .conftest import LocalClient
+
+    app = create_app()
+
+    @app.get("/echo")
+    def echo() -> dict:
+        "\ud800".encode()  # what echoing a lone surrogate from a body would do
+        return {}
+
+    @app.get("/bug")
+    def bug() -> dict:
+        raise RuntimeError("a bug")
+
+    with LocalClient(app, raise_server_exceptions=False) as client:
+        refused = client.get("/echo")
+        assert refused.status_code == 400
+        assert "not valid Unicode" in refused.json()["detail"][0]["msg"]
+        broken = client.get("/bug")
+        assert broken.status_code == 500 and broken.json() == {
+            "detail": "internal error (logged on the server)"
+        }

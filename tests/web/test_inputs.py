@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
 
 from attnlab.params import Param, ParamError
-from attnlab.web.inputs import InputError, checked, parse_json
+from attnlab.web.inputs import InputError, checked, error_response, parse_json, printable
 
 
 def test_long_integers_become_floats_that_validation_can_refuse() -> None:
@@ -33,3 +34,11 @@ def test_checked_turns_a_param_error_into_one_at_its_place() -> None:
     assert err.value.loc == ("query", "d_k")
     assert err.value.msg == "d_k: 2000 is out of range"
     assert checked("body", Param("x", "int", 0).describe)["name"] == "x"
+
+
+def test_printable_escapes_what_utf8_cannot_hold() -> None:
+    assert printable("d_\ud800k") == "d_\\ud800k"
+    assert printable(["body", "\udfff", 3]) == ["body", "\\udfff", 3]
+    assert printable("θ, 注意") == "θ, 注意"  # real Unicode is kept as it is
+    answer = error_response(InputError(("body", "\ud800"), "\ud800: unknown setting"))
+    assert json.loads(answer.body)["detail"][0]["loc"] == ["body", "\\ud800"]
