@@ -134,3 +134,14 @@ def test_loopback_needs_no_token() -> None:
 def test_the_host_rule_comes_before_the_token() -> None:
     with _classroom(LAN_CLIENT) as learner:
         assert learner.get(f"/?token={TOKEN}", headers=EVIL).status_code == 400
+
+
+def test_the_guards_answers_are_in_the_api_description(client) -> None:
+    paths = client.get("/openapi.json").json()["paths"]
+    for path, operations in paths.items():
+        for method, operation in operations.items():
+            expected = {"400", "401"} | ({"403", "415"} if method == "post" else set())
+            assert expected <= set(operation["responses"]), (method, path)
+    rerun = paths["/api/claims/rerun"]["post"]["responses"]["415"]
+    schema = rerun["content"]["application/json"]["schema"]
+    assert schema["properties"]["detail"]["type"] == "string"

@@ -16,7 +16,7 @@ from attnlab import __version__
 from attnlab.web.claims_api import claims_router
 from attnlab.web.config import WebSettings, settings_from_env
 from attnlab.web.figures_api import available_figures, figures_router
-from attnlab.web.guard import Guard
+from attnlab.web.guard import Guard, document_refusals
 from attnlab.web.inputs import InputError, error_response, printable
 from attnlab.web.lesson_api import lesson_router
 from attnlab.web.static_files import LessonStaticFiles, file_response
@@ -46,6 +46,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     _add_error_handlers(app)
     _add_page(app, limits)
     app.add_middleware(Guard, settings=limits)  # outside every route and the socket
+    document_refusals(app)
     return app
 
 

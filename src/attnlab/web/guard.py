@@ -21,8 +21,10 @@ from __future__ import annotations
 import hmac
 import html
 import ipaddress
+from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
+from fastapi import FastAPI
 from starlette.datastructures import URL, Headers
 from starlette.requests import cookie_parser
 from starlette.responses import HTMLResponse, JSONResponse
@@ -34,6 +36,14 @@ from attnlab.web.origin import host_allowed, origin_allowed
 TOKEN_COOKIE = "attnlab_token"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 Refusal = tuple[int, str]
+# What the guard may answer instead of a route, for the OpenAPI description (every route / POSTs).
+REFUSALS = {400: "a host name this server does not answer to", 401: "no join token shown"}
+POST_REFUSALS = {403: "sent by another site's page", 415: "a body not sent as application/json"}
+_REFUSAL_SCHEMA = {
+    "type": "object",
+    "properties": {"detail": {"type": "string"}},
+    "required": ["detail"],
+}
 
 
 class Guard:
@@ -133,6 +143,31 @@ class Guard:
             secure=scope.get("scheme") == "https",
         )
         await page(scope, receive, send)
+
+
+def document_refusals(app: FastAPI) -> None:
+    """Add the guard's answers to every operation in the app's OpenAPI description."""
+    build = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            for operations in build()["paths"].values():
+                for method, operation in operations.items():
+                    _add_refusals(operation, method.upper() not in SAFE_METHODS)
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
+def _add_refusals(operation: dict[str, Any], unsafe: bool) -> None:
+    for status, why in {**REFUSALS, **(POST_REFUSALS if unsafe else {})}.items():
+        operation.setdefault("responses", {}).setdefault(
+            str(status),
+            {
+                "description": f"Refused: {why}",
+                "content": {"application/json": {"schema": _REFUSAL_SCHEMA}},
+            },
+        )
 
 
 def _join_link(scope: Scope) -> bool:
