@@ -73,8 +73,10 @@ def test_a_setting_may_be_named_like_a_model_attribute() -> None:
     assert [q["name"] for q in query_parameters(model, params)] == ["schema", "copy"]
 
 
-def test_vectors_travel_in_the_query_as_text() -> None:
+def test_vectors_travel_in_the_query_as_exactly_length_comma_separated_numbers() -> None:
     params = (Param("q", "vector", [2.0, 0.5], lo=-8, hi=8, length=2),)
     (q,) = query_parameters(settings_model("v", params), params)
-    assert q["schema"]["type"] == "string"
-    assert q["schema"]["default"] == "2,0.5"
+    assert (q["style"], q["explode"]) == ("form", False)  # q=2,0.5
+    assert q["schema"]["type"] == "array" and q["schema"]["default"] == [2.0, 0.5]
+    assert q["schema"]["minItems"] == q["schema"]["maxItems"] == 2
+    assert q["schema"]["items"]["minimum"] == -8 and q["schema"]["items"]["maximum"] == 8

@@ -1,4 +1,4 @@
-"""The lesson's claims, measured in a worker thread so that the page never waits for them.
+"""The lesson's claims, measured in one background thread so that no request ever waits for them.
 
 Measuring takes seconds (FIG 2 trains three models), while the lesson's text must appear at once.
 So the server measures every claim's fast check in a worker thread from startup (the lesson
@@ -6,26 +6,28 @@ router's lifespan), and the page fills its number slots from `snapshot()` as res
 shows them all in its "check the numbers" panel. A few numbers of the text come only from a seed
 sweep (F2.2's 10th–90th percentile of steps: 20 seeds trained in two processes, seconds of every
 core); `want_sweeps()` measures those once a page has asked for the text, after the fast checks.
-`start(fresh=True)` is the panel's button: forget every cached result and measure the fast
-checks again. One run at a time.
+`start(fresh=True)` is the panel's button: forget every cached result (`clear_caches`) and measure
+the fast checks again. One run at a time.
 
-A run holds the lock `GET /api/claims` holds while it measures (web/claims_api.py), so the two
-never measure the same claim at once: a request that arrives mid-run waits, then reads the cache.
+Only the worker measures. A request that wants results (`GET /api/claims`) calls `answer()`:
+what is measured comes back at once; what is not is queued for the worker (ahead of the rest of
+its run) and the request is told to ask again — so no request thread ever waits on a measurement.
 """
 
 from __future__ import annotations
 
 import logging
-import sys
 import threading
 import time
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from attnlab.web.claims_api import _LOCKS as MEASURING  # one lock per mode, shared with GET
+from attnlab.claims import clear_caches, run_claim, select
 
-log = logging.getLogger("attnlab.web")
+log = logging.getLogger("attnlab.claims")
+
+Key = tuple[str, bool]  # (claim id, full): one measurement
 
 
 @dataclass
@@ -33,7 +35,7 @@ class RunState:
     """Progress of one measuring run, as the page shows it."""
 
     run: int  # 1 for the run at startup, then one more for each re-run
-    kind: str  # "start" or "rerun"
+    kind: str  # "start", "rerun", "sweeps" or "asked" (a request's claims)
     phase: str = "fast"  # "fast" checks, then "sweeps" the text quotes
     done: int = 0
     total: int = 0
@@ -44,26 +46,30 @@ class RunState:
 
 
 class Measurements:
-    """Claim results measured by a worker thread; thread-safe reads for the request handlers.
+    """Claim results measured by one worker thread; thread-safe reads for the request handlers.
 
     ids: the claims to measure (None: every claim of the registry, in its order).
     text_needs: the "ID.name" values the lesson's text quotes (None: ask `attnlab.lesson`). A
     claim whose fast check lacks one of them gets its slow check (a seed sweep) measured too.
+    Every store is keyed by claim id (and mode), so it holds at most 2 × len(CLAIM_IDS) entries.
     """
 
     def __init__(
         self, *, ids: Iterable[str] | None = None, text_needs: Iterable[str] | None = None
     ) -> None:
         self._ids = None if ids is None else frozenset(ids)
-        self._lock = threading.Lock()  # guards everything below
+        self._lock = threading.Lock()  # guards everything below; never held while measuring
+        self.measuring = threading.Lock()  # held by the worker around each claim it measures
         self._cancel = threading.Event()
         self._active = False  # a worker thread is measuring (set and cleared under the lock)
         self._thread: threading.Thread | None = None
         self._state: RunState | None = None
         self._results: dict[str, dict[str, Any]] = {}  # id → ClaimResult dict + seconds, seq
-        self._sweeps: dict[str, dict[str, Any]] = {}  # id → values of its slow check
+        self._answers: dict[Key, dict[str, Any]] = {}  # (id, full) → ClaimResult dict
+        self._asked: dict[Key, None] = {}  # measurements requests wait for, in order asked
         self._seq = 0  # counts stored results, so a poller asks only for what is new
         self._changed: dict[str, int] = {}  # id → seq of its latest result or sweep
+        self._sweeps: dict[str, dict[str, Any]] = {}  # id → values of its slow check
         self._sweeps_wanted = False
         self._sweeps_done = False
         self._needs = None if text_needs is None else frozenset(text_needs)
@@ -81,6 +87,8 @@ class Measurements:
         with self._lock:
             if self._active:
                 return False
+            if fresh:  # what requests read is forgotten at once; the worker clears the caches
+                self._answers.clear()
             self._launch("rerun" if fresh else "start", fast=True, fresh=fresh)
         return True
 
@@ -92,6 +100,24 @@ class Measurements:
             self._sweeps_wanted = True
             if not self._active:  # else the running worker takes them on (it checks, locked)
                 self._launch("sweeps", fast=False, fresh=False)
+
+    def answer(
+        self, ids: Iterable[str] | None, full: bool
+    ) -> tuple[list[dict[str, Any]], list[str]]:
+        """(results measured for the selected claims, ids still to measure), without waiting.
+
+        Ids not measured yet are queued for the worker (started if idle); ask again later.
+        ParamError for an unknown id.
+        """
+        wanted = select(ids)
+        with self._lock:
+            missing = [cid for cid in wanted if (cid, full) not in self._answers]
+            if not missing:
+                return [self._answers[(cid, full)] for cid in wanted], []
+            self._asked.update(dict.fromkeys((cid, full) for cid in missing))
+            if not self._active:
+                self._launch("asked", fast=False, fresh=False)
+            return [], missing
 
     def _launch(self, kind: str, *, fast: bool, fresh: bool) -> None:
         """Start a worker thread; the caller holds the lock and has checked `_active`."""
@@ -146,23 +172,20 @@ class Measurements:
     def _work(self, fast: bool, fresh: bool) -> None:
         t0 = time.perf_counter()
         try:
-            from attnlab.claims import all_checks  # imports every figure's checks
-
-            checks = {
-                cid: group
-                for cid, group in all_checks().items()
-                if self._ids is None or cid in self._ids
-            }
+            checks = select(None if self._ids is None else sorted(self._ids))
+            if fresh:
+                with self.measuring:
+                    clear_caches()
             if fast:
-                with MEASURING[False]:
-                    if fresh:
-                        _forget_measured()
-                    self._measure(list(checks), full=False, phase="fast")
-            while self._take_sweeps(t0):
-                with MEASURING[True]:
-                    self._measure(self._sweeps_needed(checks), full=True, phase="sweeps")
-                with self._lock:
-                    self._sweeps_done = not self._cancel.is_set()
+                self._measure([(cid, False) for cid in checks], phase="fast")
+            while self._take_more(t0):
+                if asked := self._asked_now():
+                    self._measure(asked, phase="asked")
+                if self._sweeps_wanted_now():
+                    sweeps = [(cid, True) for cid in self._sweeps_needed(checks)]
+                    self._measure(sweeps, phase="sweeps")
+                    with self._lock:
+                        self._sweeps_done = not self._cancel.is_set()
         except Exception as err:  # a broken claims module: say so in the panel, keep serving
             log.exception("measuring the claims failed")
             self._update(error=f"{type(err).__name__}: {err}")
@@ -170,14 +193,23 @@ class Measurements:
             with self._lock:
                 self._end_run(t0)
 
-    def _take_sweeps(self, t0: float) -> bool:
-        """Whether to measure the sweeps now; if not, the run ends under the same lock, so a
-        `want_sweeps()` either sees this run going on (and is taken) or a new one starts."""
+    def _take_more(self, t0: float) -> bool:
+        """Whether more is wanted (asked claims, sweeps); if not, the run ends under the same
+        lock, so an `answer()` or `want_sweeps()` either sees this run going on (and is taken)
+        or a new one starts."""
         with self._lock:
-            go = self._sweeps_wanted and not self._cancel.is_set()
-            self._sweeps_wanted = False
+            go = (bool(self._asked) or self._sweeps_wanted) and not self._cancel.is_set()
             if not go:
                 self._end_run(t0)
+            return go
+
+    def _asked_now(self) -> list[Key]:
+        with self._lock:
+            return list(self._asked)
+
+    def _sweeps_wanted_now(self) -> bool:
+        with self._lock:
+            go, self._sweeps_wanted = self._sweeps_wanted, False
             return go
 
     def _end_run(self, t0: float) -> None:
@@ -185,43 +217,66 @@ class Measurements:
         if self._thread is not threading.current_thread() or not self._active:
             return
         self._active = False
+        self._asked.clear()  # only after a cancel: a request will ask again
         if self._state is not None:
             self._state.current = None
             self._state.seconds = round(time.perf_counter() - t0, 3)
 
-    def _measure(self, ids: list[str], *, full: bool, phase: str) -> None:
-        from attnlab.claims import run_claim
-
-        self._update(phase=phase, done=0, total=len(ids))
-        for i, cid in enumerate(ids):
+    def _measure(self, keys: list[Key], *, phase: str) -> None:
+        """Measure `keys` in order, and before each one whatever a request is waiting for."""
+        self._update(phase=phase, done=0, total=len(keys))
+        for i, key in enumerate(keys):
+            for asked in self._asked_now():
+                self._measure_one(asked)
             if self._cancel.is_set():
                 return
-            self._update(current=cid, done=i)
-            t0 = time.perf_counter()
+            self._update(done=i)
+            self._measure_one(key)
+        self._update(done=len(keys))
+
+    def _measure_one(self, key: Key) -> None:
+        cid, full = key
+        with self._lock:
+            if key in self._answers:  # measured in this run already (asked, or by the run)
+                self._asked.pop(key, None)
+                return
+        if self._cancel.is_set():
+            return
+        self._update(current=cid)
+        t0 = time.perf_counter()
+        with self.measuring:
+            if self._cancel.is_set():  # closed while this thread waited for the lock
+                return
             try:
                 result = run_claim(cid, full).to_dict()
             except Exception as err:  # one broken check must not hide the others
                 log.exception("claim %s failed", cid)
                 result = {"id": cid, "ok": False, "error": f"{type(err).__name__}: {err}"}
                 self._update(error=f"{cid}: {result['error']}")
-            result["seconds"] = round(time.perf_counter() - t0, 4)
-            with self._lock:
-                self._seq += 1
-                self._changed[cid] = self._seq
-                if full:
-                    self._sweeps[cid] = dict(result.get("values", {}))
-                else:
-                    self._results[cid] = result
-        self._update(done=len(ids))
+        self._store(key, result, round(time.perf_counter() - t0, 4))
 
-    def _sweeps_needed(self, checks: dict[str, Any]) -> list[str]:
+    def _store(self, key: Key, result: dict[str, Any], seconds: float) -> None:
+        cid, full = key
+        with self._lock:
+            self._asked.pop(key, None)
+            self._answers[key] = result
+            self._seq += 1
+            self._changed[cid] = self._seq
+            if full:
+                self._sweeps[cid] = dict(result.get("values", {}))
+            else:
+                self._results[cid] = {**result, "seconds": seconds}
+
+    def _sweeps_needed(self, checks: list[str]) -> list[str]:
         """Claims whose text values only their slow check gives, and not measured yet."""
+        from attnlab.claims import all_checks
+
         needs = self._needs if self._needs is not None else _text_needs()
         have = self.values()
         return [
             cid
-            for cid, group in checks.items()
-            if any(c.slow for c in group) and _names_missing(cid, needs, have)
+            for cid in checks
+            if any(c.slow for c in all_checks()[cid]) and _names_missing(cid, needs, have)
         ]
 
     def _update(self, **changes: Any) -> None:
@@ -240,17 +295,3 @@ def _text_needs() -> frozenset[str]:
     from attnlab.lesson import LANGS, placeholders
 
     return frozenset().union(*(placeholders(lang) for lang in LANGS))
-
-
-def _forget_measured() -> None:
-    """Clear every cached result so that a re-run measures from scratch: the registry's cache
-    (`run_claim`) and the caches of the claims modules (e.g. FIG 2's trained models)."""
-    from attnlab.claims import run_claim
-
-    run_claim.cache_clear()
-    for name, module in list(sys.modules.items()):
-        if not name.startswith("attnlab.claims.") or module is None:
-            continue
-        for obj in vars(module).values():
-            if getattr(obj, "__module__", None) == name and hasattr(obj, "cache_clear"):
-                obj.cache_clear()
