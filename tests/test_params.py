@@ -105,6 +105,7 @@ def test_json_values_of_the_right_type_are_taken():
     assert validate(PARAMS, {"d_k": 8.0}, "json")["d_k"] == 8  # JSON Schema: 8.0 is an integer
     heads = (Param("heads", "choice", 1, choices=(1, 2, 4)),)
     assert validate(heads, {"heads": 2}, "json") == {"heads": 2}
+    assert validate(heads, {"heads": 2.0}, "json") == {"heads": 2}
     for bad in ("2", True, 2.5):
         with pytest.raises(ParamError):
             validate(heads, {"heads": bad}, "json")

@@ -7,8 +7,8 @@ line and the web layer can answer 422, and neither ever shows a traceback.
 
 Text (a URL's query, `--set`) is read as text: "2", "true" and "1.5,0.2" are coerced. A JSON
 value (a request body, a socket message) is taken strictly for what it is, as the OpenAPI schema
-says: a boolean must be `true`/`false` (not 0), an integer a JSON number with no fraction (not
-"2", not `true`), a vector a JSON array of numbers (not "1,2").
+says: a boolean must be `true`/`false` (not 0), an integer a JSON number with no fraction (not "2",
+not `true`; 2.0 is one, as JSON Schema says), a vector a JSON array of numbers (not "1,2").
 """
 
 from __future__ import annotations
@@ -139,7 +139,7 @@ def _coerce_choice(p: Param, raw: Any, source: Source) -> Any:
     for c in p.choices:
         if source == "text" and (raw == c or str(raw).strip() == str(c)):
             return c
-        if source == "json" and raw == c and _json_kind(raw) == _json_kind(c):
+        if source == "json" and raw == c and _json_kind(raw) == _json_kind(c):  # True is no 1
             return c
     raise ParamError(p.name, f"{raw!r} is not allowed; expected {p.range_text()}")
 

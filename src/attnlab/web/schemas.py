@@ -180,7 +180,7 @@ def settings_model(figure: str, params: Sequence[Param]) -> type[BaseModel]:
         for i, p in enumerate(params)
     }
     title = "".join(part.capitalize() for part in figure.replace("_", "-").split("-"))
-    config = ConfigDict(extra="forbid", title=f"{title}Settings", strict=True)
+    config = ConfigDict(extra="forbid", title=f"{title}Settings")
     return create_model(f"{title}Settings", __config__=config, **fields)
 
 
