@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import statistics
+import subprocess
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -34,19 +36,34 @@ TIMEOUT_S = 120.0
 FULL_WAIT_S = 30.0  # a full=true request still unanswered then counts as status 0 (timed out)
 
 
-def server_rss_mib(port: int) -> float:
-    """VmRSS of the process listening on 127.0.0.1:port (the uvicorn server)."""
+def server_pid(port: int) -> int:
+    """The process listening on 127.0.0.1:port (the uvicorn server)."""
     inode = _listening_inode(port)
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
             fds = os.listdir(f"/proc/{pid}/fd")
             if any(os.readlink(f"/proc/{pid}/fd/{fd}") == f"socket:[{inode}]" for fd in fds):
-                status = Path(f"/proc/{pid}/status").read_text()
-                kb = next(line.split()[1] for line in status.splitlines() if line[:6] == "VmRSS:")
-                return int(kb) / 1024
+                return int(pid)
         except OSError:  # another process, or one that went away
             continue
     raise SystemExit(f"no process listens on port {port}")
+
+
+def rss_mib(pid: int) -> float:
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(next(line.split()[1] for line in status.splitlines() if line[:6] == "VmRSS:")) / 1024
+
+
+def children(pid: int) -> list[int]:
+    """The process's children (e.g. the claims runner's measuring process)."""
+    found = []
+    for task in os.listdir(f"/proc/{pid}/task"):
+        found += [int(c) for c in Path(f"/proc/{pid}/task/{task}/children").read_text().split()]
+    return found
+
+
+def server_rss_mib(port: int) -> float:
+    return rss_mib(server_pid(port))
 
 
 def _listening_inode(port: int) -> str:
@@ -87,6 +104,8 @@ def report_memory(base: str, port: int, n: int, clients: int) -> None:
     time.sleep(3)
     rest = server_rss_mib(port)
     print(f"  after 3 s at rest          {rest:7.1f} MiB")
+    for child in children(server_pid(port)):  # not in the server's RSS: said separately
+        print(f"  child process {child}: {rss_mib(child):7.1f} MiB")
     verdict = "within" if peak < RSS_BUDGET_MIB else "OVER"
     print(f"  peak {peak:.1f} MiB: {verdict} the {RSS_BUDGET_MIB:.0f} MiB budget")
 
@@ -148,11 +167,18 @@ def main() -> None:
     if args.pythonpath:
         os.environ["PYTHONPATH"] = args.pythonpath  # the server process inherits it
     port = free_port()
-    with server(port) as base:
-        print(f"server: {args.pythonpath or 'this checkout'} on {base}")
-        report_memory(base, port, args.requests, args.clients)
-        if not args.skip_rerun:
-            report_rerun(base)
+    pid = None
+    try:
+        with server(port) as base:
+            pid = server_pid(port)
+            print(f"server: {args.pythonpath or 'this checkout'} on {base}")
+            report_memory(base, port, args.requests, args.clients)
+            if not args.skip_rerun:
+                report_rerun(base)
+    except subprocess.TimeoutExpired:  # threads still parked in requests: it did not stop
+        print("the server did not stop within 10 s of SIGTERM; killed")
+        if pid is not None:
+            os.kill(pid, signal.SIGKILL)
 
 
 if __name__ == "__main__":

@@ -4,6 +4,8 @@ answered at once — what is measured, or what is still to measure."""
 
 from __future__ import annotations
 
+import os
+
 from attnlab.claims import run_claim
 from attnlab.claims.runner import Measurements
 
@@ -11,7 +13,7 @@ WAIT_S = 30.0
 
 
 def test_one_run_at_a_time_and_close_stops_it_between_claims() -> None:
-    measured = Measurements(ids=("F1.1", "F1.2", "F1.3"), text_needs=())
+    measured = Measurements(ids=("F1.1", "F1.2", "F1.3"), text_needs=(), in_process=True)
     with measured.measuring:  # the run waits here, before its first claim
         assert measured.start()
         assert measured.running
@@ -27,7 +29,7 @@ def test_one_run_at_a_time_and_close_stops_it_between_claims() -> None:
 
 
 def test_a_sweep_adds_its_values_under_the_fast_check_s() -> None:
-    measured = Measurements(ids=("F4.2",), text_needs={"F4.2.median"})
+    measured = Measurements(ids=("F4.2",), text_needs={"F4.2.median"}, in_process=True)
     measured.want_sweeps()  # idle: a run measures the sweep only
     assert measured.wait(WAIT_S)
     assert measured.snapshot()["state"]["kind"] == "sweeps"
@@ -45,7 +47,7 @@ def test_a_sweep_adds_its_values_under_the_fast_check_s() -> None:
 
 
 def test_a_request_is_answered_at_once_and_its_claims_measured_first() -> None:
-    measured = Measurements(ids=("F1.1", "F1.2", "F1.3"), text_needs=())
+    measured = Measurements(ids=("F1.1", "F1.2", "F1.3"), text_needs=(), in_process=True)
     with measured.measuring:  # the startup run is stuck before its first claim
         assert measured.start()
         results, pending = measured.answer(["F1.3"], False)
@@ -66,10 +68,23 @@ def test_an_idle_runner_starts_for_a_request_and_unknown_ids_are_refused() -> No
 
     from attnlab.params import ParamError
 
-    measured = Measurements(ids=(), text_needs=())
+    measured = Measurements(ids=(), text_needs=(), in_process=True)
     with pytest.raises(ParamError):
         measured.answer(["F9.9"], False)
     assert measured.answer(["F3.3"], False)[1] == ["F3.3"]
     assert measured.wait(WAIT_S)
     assert measured.snapshot()["state"]["kind"] == "asked"
     assert measured.answer(["F3.3"], False)[1] == []
+
+
+def test_by_default_a_child_process_measures_and_close_ends_it() -> None:
+    measured = Measurements(ids=("F1.1", "F3.3"), text_needs=())
+    assert measured.start()
+    assert measured.wait(WAIT_S)
+    answer = measured.snapshot()
+    assert [c["id"] for c in answer["claims"]] == ["F1.1", "F3.3"]
+    assert answer["values"]["F3.3"] == run_claim("F3.3").values  # the same engine, elsewhere
+    child = measured._where._proc
+    assert child.is_alive() and child.pid != os.getpid()
+    measured.close()
+    assert not child.is_alive()

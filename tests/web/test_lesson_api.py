@@ -134,7 +134,7 @@ def test_the_language_is_validated_with_a_422(serve) -> None:
 
 def test_the_server_measures_from_startup_and_serves_what_is_ready(serve) -> None:
     ids = ("F1.1", "F2.1", "F3.3")
-    measured = Measurements(ids=ids, text_needs=())
+    measured = Measurements(ids=ids, text_needs=(), in_process=True)
     client = serve(measured)  # the lifespan has started the run
     assert measured.wait(WAIT_S)
     answer = client.get("/api/claims/measured").json()
@@ -152,7 +152,7 @@ def test_the_server_measures_from_startup_and_serves_what_is_ready(serve) -> Non
 
 
 def test_a_rerun_is_one_at_a_time_and_measures_afresh(serve, clean_claims) -> None:
-    measured = Measurements(ids=("F1.1", "F2.2"), text_needs=())
+    measured = Measurements(ids=("F1.1", "F2.2"), text_needs=(), in_process=True)
     client = serve(measured)
     assert measured.wait(WAIT_S)
     first = client.get("/api/claims/measured").json()
@@ -173,7 +173,7 @@ def test_a_rerun_is_one_at_a_time_and_measures_afresh(serve, clean_claims) -> No
 def test_the_text_follows_the_engine_s_default_seed(serve, clean_claims, monkeypatch) -> None:
     from attnlab.claims import fig2
 
-    measured = Measurements(ids=("F2.2",), text_needs=())
+    measured = Measurements(ids=("F2.2",), text_needs=(), in_process=True)  # sees the patch
     client = serve(measured)
     assert measured.wait(WAIT_S)
 
@@ -199,7 +199,7 @@ def test_the_text_follows_the_engine_s_default_seed(serve, clean_claims, monkeyp
 def test_the_sweeps_the_text_quotes_are_measured_once_a_page_asks(serve) -> None:
     # F4.2's slow check (a sweep over seeds) is quick; its median is a value only it gives
     assert any(c.slow for c in all_checks()["F4.2"])
-    measured = Measurements(ids=("F4.2",), text_needs={"F4.2.median"})
+    measured = Measurements(ids=("F4.2",), text_needs={"F4.2.median"}, in_process=True)
     client = serve(measured)
     assert measured.wait(WAIT_S)
     assert "median" not in client.get("/api/claims/measured").json()["values"]["F4.2"]

@@ -12,14 +12,18 @@ the fast checks again. One run at a time.
 Only the worker measures. A request that wants results (`GET /api/claims`) calls `answer()`:
 what is measured comes back at once; what is not is queued for the worker (ahead of the rest of
 its run) and the request is told to ask again — so no request thread ever waits on a measurement.
+The worker thread hands each claim to a child process (`MeasuringProcess`): measuring is
+seconds of NumPy in small steps, and in the server's own interpreter it would take the GIL from
+every figure request for as long.
 """
 
 from __future__ import annotations
 
 import logging
+import multiprocessing
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -28,6 +32,67 @@ from attnlab.claims import clear_caches, run_claim, select
 log = logging.getLogger("attnlab.claims")
 
 Key = tuple[str, bool]  # (claim id, full): one measurement
+
+
+def measure_claim(cid: str, full: bool) -> dict[str, Any]:
+    """One claim's result as plain data; a check that raises gives ok False and its error."""
+    try:
+        return run_claim(cid, full).to_dict()
+    except Exception as err:  # one broken check must not hide the others
+        log.exception("claim %s failed", cid)
+        return {"id": cid, "ok": False, "error": f"{type(err).__name__}: {err}"}
+
+
+_CALLS: dict[str, Callable[..., Any]] = {"measure": measure_claim, "clear": clear_caches}
+
+
+def _serve_calls(conn: Any) -> None:
+    """The child's loop: (name, args) in, the call's result out, until the pipe closes."""
+    while True:
+        try:
+            name, args = conn.recv()
+        except (EOFError, OSError):
+            return
+        conn.send(_CALLS[name](*args))
+
+
+class MeasuringProcess:
+    """A spawned process that measures claims, one call at a time, and keeps their caches.
+
+    Started on first use; `close()` ends it (a sweep in progress with it). One thread uses it.
+    """
+
+    def __init__(self) -> None:
+        self._proc: Any = None
+        self._conn: Any = None
+
+    def call(self, name: str, *args: Any) -> Any:
+        """`_CALLS[name](*args)` in the child (started if need be); EOFError if it is closed or
+        dies meanwhile."""
+        if self._proc is None or not self._proc.is_alive():
+            ctx = multiprocessing.get_context("spawn")  # no fork of a threaded server
+            self._conn, child = ctx.Pipe()
+            self._proc = ctx.Process(target=_serve_calls, args=(child,), name="attnlab-claims")
+            self._proc.start()
+            child.close()
+        self._conn.send((name, args))
+        return self._conn.recv()
+
+    def close(self) -> None:
+        if self._proc is not None:
+            self._proc.terminate()
+            self._proc.join(5)
+            self._conn.close()
+
+
+class InThisProcess:
+    """Measure in the calling thread's process (tests that patch the engine use this)."""
+
+    def call(self, name: str, *args: Any) -> Any:
+        return _CALLS[name](*args)
+
+    def close(self) -> None:
+        pass
 
 
 @dataclass
@@ -55,9 +120,14 @@ class Measurements:
     """
 
     def __init__(
-        self, *, ids: Iterable[str] | None = None, text_needs: Iterable[str] | None = None
+        self,
+        *,
+        ids: Iterable[str] | None = None,
+        text_needs: Iterable[str] | None = None,
+        in_process: bool = False,
     ) -> None:
         self._ids = None if ids is None else frozenset(ids)
+        self._where = InThisProcess() if in_process else MeasuringProcess()
         self._lock = threading.Lock()  # guards everything below; never held while measuring
         self.measuring = threading.Lock()  # held by the worker around each claim it measures
         self._cancel = threading.Event()
@@ -131,8 +201,9 @@ class Measurements:
         self._thread.start()
 
     def close(self) -> None:
-        """Stop after the claim being measured (the server is shutting down)."""
+        """Stop now: the claim being measured is dropped (the server is shutting down)."""
         self._cancel.set()
+        self._where.close()
 
     def wait(self, timeout: float) -> bool:
         """Wait for the current run to end; True if it has (for tests and scripts)."""
@@ -175,7 +246,7 @@ class Measurements:
             checks = select(None if self._ids is None else sorted(self._ids))
             if fresh:
                 with self.measuring:
-                    clear_caches()
+                    self._where.call("clear")
             if fast:
                 self._measure([(cid, False) for cid in checks], phase="fast")
             while self._take_more(t0):
@@ -248,11 +319,13 @@ class Measurements:
             if self._cancel.is_set():  # closed while this thread waited for the lock
                 return
             try:
-                result = run_claim(cid, full).to_dict()
-            except Exception as err:  # one broken check must not hide the others
-                log.exception("claim %s failed", cid)
-                result = {"id": cid, "ok": False, "error": f"{type(err).__name__}: {err}"}
-                self._update(error=f"{cid}: {result['error']}")
+                result = self._where.call("measure", cid, full)
+            except (EOFError, OSError):  # the process was closed or died while it measured
+                if self._cancel.is_set():
+                    return
+                result = {"id": cid, "ok": False, "error": "the measuring process ended"}
+        if "error" in result:
+            self._update(error=f"{cid}: {result['error']}")
         self._store(key, result, round(time.perf_counter() - t0, 4))
 
     def _store(self, key: Key, result: dict[str, Any], seconds: float) -> None:
