@@ -297,36 +297,43 @@ class Measurements:
         """Measure `keys` in order, and before each one whatever a request is waiting for."""
         self._update(phase=phase, done=0, total=len(keys))
         for i, key in enumerate(keys):
-            for asked in self._asked_now():
-                self._measure_one(asked)
+            self._update(done=i)
+            while not self._cancel.is_set() and not self._has(key):
+                self._measure_one(key)
             if self._cancel.is_set():
                 return
-            self._update(done=i)
-            self._measure_one(key)
         self._update(done=len(keys))
 
-    def _measure_one(self, key: Key) -> None:
-        cid, full = key
-        with self._lock:
-            if key in self._answers:  # measured in this run already (asked, or by the run)
-                self._asked.pop(key, None)
-                return
-        if self._cancel.is_set():
-            return
-        self._update(current=cid)
-        t0 = time.perf_counter()
-        with self.measuring:
+    def _measure_one(self, planned: Key) -> None:
+        """Measure the first claim a request waits for, or else `planned`."""
+        with self.measuring:  # chosen once it is this thread's turn: a request may come first
             if self._cancel.is_set():  # closed while this thread waited for the lock
                 return
+            key = self._first_asked() or planned
+            self._update(current=key[0])
+            t0 = time.perf_counter()
             try:
-                result = self._where.call("measure", cid, full)
+                result = self._where.call("measure", *key)
             except (EOFError, OSError):  # the process was closed or died while it measured
                 if self._cancel.is_set():
                     return
-                result = {"id": cid, "ok": False, "error": "the measuring process ended"}
+                result = {"id": key[0], "ok": False, "error": "the measuring process ended"}
         if "error" in result:
-            self._update(error=f"{cid}: {result['error']}")
+            self._update(error=f"{key[0]}: {result['error']}")
         self._store(key, result, round(time.perf_counter() - t0, 4))
+
+    def _has(self, key: Key) -> bool:
+        with self._lock:
+            return key in self._answers
+
+    def _first_asked(self) -> Key | None:
+        """The oldest request's claim not measured yet (answered ones are dropped)."""
+        with self._lock:
+            for key in list(self._asked):
+                if key not in self._answers:
+                    return key
+                del self._asked[key]
+            return None
 
     def _store(self, key: Key, result: dict[str, Any], seconds: float) -> None:
         cid, full = key
