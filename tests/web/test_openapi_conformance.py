@@ -9,6 +9,7 @@ accepted and schema-violating ones refused, 405 with `Allow` for undeclared meth
 
 from __future__ import annotations
 
+import socket
 import subprocess
 import sys
 import time
@@ -18,7 +19,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-pytestmark = pytest.mark.slow  # about two minutes on a 2-core machine
+pytestmark = pytest.mark.slow  # 2–3 minutes on a busy 2-core machine
 
 EXAMPLES = 50
 START_S = 60.0
@@ -26,34 +27,35 @@ RUN_S = 900.0  # a hang is reported, never waited for
 
 
 @pytest.fixture
-def served(unused_port: int) -> Iterator[str]:
-    cmd = [sys.executable, "-m", "uvicorn", "--factory", "attnlab.web:create_app"]
-    cmd += ["--host", "127.0.0.1", "--port", str(unused_port), "--log-level", "warning"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    base = f"http://127.0.0.1:{unused_port}"
-    try:
-        end = time.monotonic() + START_S
-        while True:
-            try:
-                if httpx.get(f"{base}/openapi.json", timeout=5).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert proc.poll() is None and time.monotonic() < end, "the server did not start"
-            time.sleep(0.2)
-        yield base
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
-
-
-@pytest.fixture
 def unused_port() -> int:
-    import socket
-
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+@pytest.fixture
+def served(unused_port: int) -> Iterator[str]:
+    """The lesson server in its own process (as `attnlab serve` runs it) on 127.0.0.1."""
+    cmd = [sys.executable, "-m", "uvicorn", "--factory", "attnlab.web:create_app"]
+    cmd += ["--host", "127.0.0.1", "--port", str(unused_port), "--log-level", "warning"]
+    base = f"http://127.0.0.1:{unused_port}"
+    with subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as proc:
+        try:
+            end = time.monotonic() + START_S
+            while not _answers(f"{base}/openapi.json"):
+                assert proc.poll() is None and time.monotonic() < end, "the server did not start"
+                time.sleep(0.2)
+            yield base
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)
+
+
+def _answers(url: str) -> bool:
+    try:
+        return httpx.get(url, timeout=5).status_code == 200
+    except httpx.TransportError:
+        return False
 
 
 def test_the_server_keeps_every_promise_of_its_openapi_description(served, tmp_path) -> None:

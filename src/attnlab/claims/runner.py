@@ -59,30 +59,35 @@ def _serve_calls(conn: Any) -> None:
 class MeasuringProcess:
     """A spawned process that measures claims, one call at a time, and keeps their caches.
 
-    Started on first use; `close()` ends it (a sweep in progress with it). One thread uses it.
+    Started on first use; `close()` (from any thread) ends it, a sweep in progress with it.
     """
 
     def __init__(self) -> None:
+        self._lock = threading.Lock()  # a start and a close never interleave
         self._proc: Any = None
         self._conn: Any = None
 
     def call(self, name: str, *args: Any) -> Any:
         """`_CALLS[name](*args)` in the child (started if need be); EOFError if it is closed or
-        dies meanwhile."""
-        if self._proc is None or not self._proc.is_alive():
-            ctx = multiprocessing.get_context("spawn")  # no fork of a threaded server
-            self._conn, child = ctx.Pipe()
-            self._proc = ctx.Process(target=_serve_calls, args=(child,), name="attnlab-claims")
-            self._proc.start()
-            child.close()
-        self._conn.send((name, args))
-        return self._conn.recv()
+        dies meanwhile. One thread calls at a time (the runner's worker)."""
+        with self._lock:
+            if self._proc is None or not self._proc.is_alive():
+                ctx = multiprocessing.get_context("spawn")  # no fork of a threaded server
+                conn, child = ctx.Pipe()
+                proc = ctx.Process(target=_serve_calls, args=(child,), name="attnlab-claims")
+                proc.start()
+                child.close()
+                self._proc, self._conn = proc, conn
+            conn = self._conn
+        conn.send((name, args))
+        return conn.recv()
 
     def close(self) -> None:
-        if self._proc is not None:
-            self._proc.terminate()
-            self._proc.join(5)
-            self._conn.close()
+        with self._lock:
+            proc, self._proc = self._proc, None
+        if proc is not None:
+            proc.terminate()
+            proc.join(5)
 
 
 class InThisProcess:
