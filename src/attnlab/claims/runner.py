@@ -274,13 +274,17 @@ class Measurements:
         lock, so an `answer()` or `want_sweeps()` either sees this run going on (and is taken)
         or a new one starts."""
         with self._lock:
-            go = (bool(self._asked) or self._sweeps_wanted) and not self._cancel.is_set()
+            asked = any(k not in self._answers for k in self._asked)
+            go = (asked or self._sweeps_wanted) and not self._cancel.is_set()
             if not go:
                 self._end_run(t0)
             return go
 
     def _asked_now(self) -> list[Key]:
+        """What requests wait for, not measured yet (so `_take_more` cannot loop on the rest)."""
         with self._lock:
+            for key in [k for k in self._asked if k in self._answers]:
+                del self._asked[key]
             return list(self._asked)
 
     def _sweeps_wanted_now(self) -> bool:
@@ -332,13 +336,9 @@ class Measurements:
             return key in self._answers
 
     def _first_asked(self) -> Key | None:
-        """The oldest request's claim not measured yet (answered ones are dropped)."""
-        with self._lock:
-            for key in list(self._asked):
-                if key not in self._answers:
-                    return key
-                del self._asked[key]
-            return None
+        """The oldest request's claim not measured yet."""
+        asked = self._asked_now()
+        return asked[0] if asked else None
 
     def _store(self, key: Key, result: dict[str, Any], seconds: float) -> None:
         cid, full = key
