@@ -77,3 +77,38 @@ def test_parse_assignments():
     assert parse_assignments(["d_k=64", " mode = hard "]) == {"d_k": "64", "mode": "hard"}
     with pytest.raises(ParamError, match="key=value"):
         parse_assignments(["d_k"])
+
+
+@pytest.mark.parametrize(
+    ("raw", "name"),
+    [
+        ({"scaled": 0}, "scaled"),
+        ({"scaled": "true"}, "scaled"),
+        ({"d_k": "2"}, "d_k"),
+        ({"d_k": True}, "d_k"),
+        ({"temp": "2.5"}, "temp"),
+        ({"mode": ["soft"]}, "mode"),
+        ({"q": "1,0"}, "q"),
+        ({"q": [1.0, "0"]}, "q"),
+        ({"q": [True, 0.0]}, "q"),
+    ],
+)
+def test_json_values_are_taken_strictly_for_their_type(raw, name):
+    with pytest.raises(ParamError) as info:
+        validate(PARAMS, raw, "json")
+    assert info.value.name == name
+
+
+def test_json_values_of_the_right_type_are_taken():
+    out = validate(PARAMS, {"d_k": 256, "temp": 2, "scaled": False, "q": [1, -2.5]}, "json")
+    assert out == {"d_k": 256, "temp": 2.0, "scaled": False, "mode": "soft", "q": [1.0, -2.5]}
+    assert validate(PARAMS, {"d_k": 8.0}, "json")["d_k"] == 8  # JSON Schema: 8.0 is an integer
+    heads = (Param("heads", "choice", 1, choices=(1, 2, 4)),)
+    assert validate(heads, {"heads": 2}, "json") == {"heads": 2}
+    assert validate(heads, {"heads": 2.0}, "json") == {"heads": 2}
+    for bad in ("2", True, 2.5):
+        with pytest.raises(ParamError):
+            validate(heads, {"heads": bad}, "json")
+    assert validate(heads, {"heads": "2"}) == {"heads": 2}  # text: "2" is read as 2
+    assert validate(PARAMS, {"scaled": "false", "q": "1,0"}) == {**validate(PARAMS, {}),
+                    "scaled": False, "q": [1.0, 0.0]}  # fmt: skip

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numbers
 import re
 from collections.abc import Mapping
-from functools import cache
+from functools import lru_cache
 from typing import Any
 
 
@@ -120,7 +120,7 @@ class _Parser:
         return ("call", tok, tuple(args))
 
 
-@cache
+@lru_cache(maxsize=256)  # the lesson's try-it conditions (a few dozen), parsed once each
 def parse_condition(text: str) -> tuple:
     """The syntax tree of a try-it condition; ConditionError if it does not parse."""
     if not text.strip():

@@ -33,7 +33,7 @@ import html
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -96,7 +96,7 @@ INLINE_RE = re.compile(
 # --- reading and inline rendering ------------------------------------------------------------
 
 
-@cache
+@lru_cache(maxsize=64)  # one per content file and language (about 12 × 2)
 def _source(lang: str, name: str) -> tuple[dict[str, str], tuple[str, ...], int]:
     """(front matter, body lines, line number of the first body line) of one content file."""
     if lang not in LANGS:
@@ -347,7 +347,7 @@ def _exercise(ident: str, lines: list[str], first: int, ctx: _Ctx) -> dict[str, 
 # --- glossary and the whole lesson -----------------------------------------------------------
 
 
-@cache
+@lru_cache(maxsize=4)  # one per language
 def _glossary_entries(lang: str) -> tuple[tuple[str, str, str, str, int], ...]:
     """(id, term, other-language term, definition source, line) for every entry."""
     _, lines, first = _source(lang, GLOSSARY_FILE)

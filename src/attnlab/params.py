@@ -4,6 +4,11 @@ The CLI (`--set key=value`), the web API (query strings and JSON bodies) and the
 all describe their settings as a tuple of `Param` and call `validate`. A bad value is refused with
 a `ParamError` whose message names the setting and its allowed range, so the CLI can print one
 line and the web layer can answer 422, and neither ever shows a traceback.
+
+Text (a URL's query, `--set`) is read as text: "2", "true" and "1.5,0.2" are coerced. A JSON
+value (a request body, a socket message) is taken strictly for what it is, as the OpenAPI schema
+says: a boolean must be `true`/`false` (not 0), an integer a JSON number with no fraction (not "2",
+not `true`; 2.0 is one, as JSON Schema says), a vector a JSON array of numbers (not "1,2").
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 Kind = Literal["int", "float", "bool", "choice", "vector"]
+Source = Literal["text", "json"]  # how raw values arrive: as text (URL, CLI) or as JSON values
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
@@ -85,8 +91,8 @@ def _fmt(x: float | None) -> str:
     return str(int(x)) if float(x).is_integer() else f"{x:g}"
 
 
-def _number(p: Param, raw: Any) -> float:
-    if isinstance(raw, bool):
+def _number(p: Param, raw: Any, source: Source = "text") -> float:
+    if isinstance(raw, bool) or (source == "json" and not isinstance(raw, (int, float))):
         raise ParamError(p.name, f"expected {p.range_text()}, got {raw!r}")
     try:
         x = float(raw)
@@ -102,23 +108,25 @@ def _in_range(p: Param, x: float) -> None:
         raise ParamError(p.name, f"{_fmt(x)} is out of range; expected {p.range_text()}")
 
 
-def _coerce_int(p: Param, raw: Any) -> int:
-    x = _number(p, raw)
+def _coerce_int(p: Param, raw: Any, source: Source) -> int:
+    x = _number(p, raw, source)
     if not x.is_integer():
         raise ParamError(p.name, f"{raw!r} is not an integer; expected {p.range_text()}")
     _in_range(p, x)
     return int(x)
 
 
-def _coerce_float(p: Param, raw: Any) -> float:
-    x = _number(p, raw)
+def _coerce_float(p: Param, raw: Any, source: Source) -> float:
+    x = _number(p, raw, source)
     _in_range(p, x)
     return x
 
 
-def _coerce_bool(p: Param, raw: Any) -> bool:
+def _coerce_bool(p: Param, raw: Any, source: Source) -> bool:
     if isinstance(raw, bool):
         return raw
+    if source == "json":
+        raise ParamError(p.name, f"expected true or false, got {raw!r}")
     text = str(raw).strip().lower()
     if text in _TRUE:
         return True
@@ -127,24 +135,33 @@ def _coerce_bool(p: Param, raw: Any) -> bool:
     raise ParamError(p.name, f"expected true or false, got {raw!r}")
 
 
-def _coerce_choice(p: Param, raw: Any) -> Any:
+def _coerce_choice(p: Param, raw: Any, source: Source) -> Any:
     for c in p.choices:
-        if raw == c or str(raw).strip() == str(c):
+        if source == "text" and (raw == c or str(raw).strip() == str(c)):
+            return c
+        if source == "json" and raw == c and _json_kind(raw) == _json_kind(c):  # True is no 1
             return c
     raise ParamError(p.name, f"{raw!r} is not allowed; expected {p.range_text()}")
 
 
-def _coerce_vector(p: Param, raw: Any) -> list[float]:
+def _json_kind(x: Any) -> str:
+    """JSON's type of a value: `True == 1` in Python, but a boolean is no number in JSON."""
+    if isinstance(x, bool):
+        return "boolean"
+    return "number" if isinstance(x, (int, float)) else type(x).__name__
+
+
+def _coerce_vector(p: Param, raw: Any, source: Source) -> list[float]:
     items: Sequence[Any]
-    if isinstance(raw, str):
+    if isinstance(raw, str) and source == "text":
         items = [s for s in raw.replace(" ", "").split(",") if s != ""]
-    elif isinstance(raw, Sequence):
+    elif isinstance(raw, Sequence) and not isinstance(raw, str):
         items = raw
     else:
         raise ParamError(p.name, f"expected {p.range_text()}, got {raw!r}")
     if len(items) != p.length:
         raise ParamError(p.name, f"got {len(items)} numbers; expected {p.range_text()}")
-    out = [_number(p, x) for x in items]
+    out = [_number(p, x, source) for x in items]
     for x in out:
         _in_range(p, x)
     return out
@@ -159,22 +176,25 @@ _COERCE = {
 }
 
 
-def coerce(p: Param, raw: Any) -> Any:
-    """Turn one raw value (string from a URL or CLI, or JSON value) into a checked value."""
-    return _COERCE[p.kind](p, raw)
+def coerce(p: Param, raw: Any, source: Source = "text") -> Any:
+    """Turn one raw value (text from a URL or CLI, or a JSON value) into a checked value."""
+    return _COERCE[p.kind](p, raw, source)
 
 
-def validate(params: Sequence[Param], raw: Mapping[str, Any]) -> dict[str, Any]:
+def validate(
+    params: Sequence[Param], raw: Mapping[str, Any], source: Source = "text"
+) -> dict[str, Any]:
     """Checked settings: defaults filled in, every value coerced and bounded.
 
-    Unknown names are refused too: a typo must not silently fall back to a default.
+    source "text": values are strings to read ("2", "false"); "json": JSON values, taken
+    strictly. Unknown names are refused too: a typo must not silently fall back to a default.
     """
     known = {p.name: p for p in params}
     for name in raw:
         if name not in known:
             allowed = ", ".join(known) or "none"
             raise ParamError(name, f"unknown setting; allowed settings: {allowed}")
-    return {p.name: coerce(p, raw[p.name]) if p.name in raw else p.default for p in params}
+    return {p.name: coerce(p, raw[p.name], source) if p.name in raw else p.default for p in params}
 
 
 def parse_assignments(items: Sequence[str]) -> dict[str, str]:

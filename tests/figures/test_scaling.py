@@ -10,27 +10,53 @@ from attnlab.figures import compute_figure, scaling
 from attnlab.params import ParamError
 
 
-def test_the_pool_is_fixed_by_its_seed_and_standard_normal():
-    a, b = scaling.draw_pool(7), scaling.draw_pool(7)
-    np.testing.assert_array_equal(a, b)  # threads and blocks do not change the numbers
-    assert not np.array_equal(a, scaling.draw_pool(8))
-    assert a.shape == (scaling.D_K_MAX, scaling.N_DRAWS, 1 + scaling.N_KEYS)
-    half = scaling.D_K_MAX // 2  # each block of components has its own generator
-    for block in (a[:half], a[half:]):
-        assert abs(block.mean()) < 0.01 and abs(block.std() - 1) < 0.01
+def _components(seed: int, d_k: int) -> np.ndarray:
+    """The first d_k components of a seed's draws, drawn in one go: (d_k, 200, 17), [..., 0] is q.
+
+    The figure's layout in plain NumPy: components 0–511 from the first generator spawned from
+    the seed, 512–1023 from the second.
+    """
+    rngs = [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(2)]
+    half = scaling.D_K_MAX // 2
+    shape = (scaling.N_DRAWS, 1 + scaling.N_KEYS)
+    first = rngs[0].standard_normal((min(d_k, half), *shape))
+    return np.concatenate([first, rngs[1].standard_normal((max(d_k - half, 0), *shape))])
 
 
-def test_scores_are_dot_products_of_the_drawn_vectors():
-    pool = scaling.draw_pool(3)
-    s = scaling.scores_from(pool, 20)  # a smaller d_k reads the first d_k components
-    q, k = pool[:20, 5, 0], pool[:20, 5, 1:]  # draw 5: q (20,), keys (20, 16)
-    np.testing.assert_allclose(s[5], q @ k, atol=1e-12)
+@pytest.mark.parametrize("d_k", [1, 20, 512, 513, 1024])
+def test_scores_are_the_dot_products_of_the_drawn_vectors_exactly(d_k):
+    x = _components(3, d_k)
+    want = np.einsum("jd,jdi->di", x[:, :, 0], x[:, :, 1:])  # Σ_j q_j k_ij, (200, 16)
+    s = scaling.raw_scores(3, d_k)
+    np.testing.assert_array_equal(s, want)  # block-wise drawing and summing change no bit
     assert s.shape == (scaling.N_DRAWS, scaling.N_KEYS)
+    q, k = x[:, 5, 0], x[:, 5, 1:]  # draw 5: q (d_k,), keys (d_k, 16)
+    np.testing.assert_allclose(s[5], q @ k, atol=1e-12)
 
 
-def test_cached_pool_is_read_only():
+def test_the_draws_are_fixed_by_their_seed_and_standard_normal():
+    x = _components(7, scaling.D_K_MAX)
+    half = scaling.D_K_MAX // 2  # each half of the components has its own generator
+    for block in (x[:half], x[half:]):
+        assert abs(block.mean()) < 0.01 and abs(block.std() - 1) < 0.01
+    np.testing.assert_array_equal(scaling.raw_scores(7, 64), scaling.raw_scores(7, 64))
+    assert not np.array_equal(scaling.raw_scores(7, 64), scaling.raw_scores(8, 64))
+
+
+def test_stops_are_visited_in_order_and_each_matches_a_lone_request():
+    stops = dict(scaling.scores_along(5, [300, 2, 64, 2]))
+    assert list(stops) == [2, 64, 300]
+    for d_k, s in stops.items():
+        np.testing.assert_array_equal(s, scaling.raw_scores(5, d_k))
     with pytest.raises(ValueError):
-        scaling._pool(scaling.DEFAULT_SEED)[0, 0, 0] = 1.0
+        next(scaling.scores_along(5, [0]))
+
+
+def test_curves_are_cached_per_seed_within_a_stated_bound():
+    assert scaling.curves.cache_parameters()["maxsize"] == scaling.CACHED_SEEDS
+    scaling.curves.cache_clear()
+    a = scaling.curves(1000)
+    assert scaling.curves(1000) is a and scaling.curves.cache_info().currsize == 1
 
 
 @pytest.mark.parametrize("d_k", [4, 64, 900])

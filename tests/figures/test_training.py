@@ -54,3 +54,27 @@ def test_bad_settings(raw, name):
     with pytest.raises(ParamError) as err:
         compute_figure("training", raw)
     assert err.value.name == name
+
+
+@pytest.mark.parametrize(
+    ("task", "heads", "seed"), [("fetch", 1, 35), ("fetch", 4, 0), ("vector", 2, 999_999)]
+)
+def test_untrained_models_are_the_trainer_s_at_step_0_exactly(task, heads, seed):
+    from attnlab.figures.training import Untrained, figure_data
+    from attnlab.tabletop import TrainConfig, Trainer
+
+    config = TrainConfig(task=task, heads=heads, seed=seed)
+    direct, trainer = Untrained(config), Trainer(config)
+    assert direct.history == trainer.history  # same weights, same step-0 evaluation, bit for bit
+    assert figure_data(direct, 5) == figure_data(trainer, 5)
+
+
+def test_the_figure_is_answered_without_building_a_trainer(monkeypatch):
+    from attnlab.figures import training
+
+    def no_trainer(*args, **kwargs):
+        raise AssertionError("the figure built a Trainer")
+
+    monkeypatch.setattr(training, "Trainer", no_trainer)
+    d = compute_figure("training", {"task": "vector", "heads": 4, "seed": 12})
+    assert d["history"][0]["step"] == 0 and len(d["history"][0]["head_weight"]) == 4

@@ -120,7 +120,10 @@ def test_bad_query_values_are_refused_with_the_range(client, value, words) -> No
         ('{"d_k": Infinity}', "d_k"),
         ('{"d_k": 1e999}', "d_k"),
         ('{"d_k": ' + "9" * 400 + "}", "d_k"),  # float(int) of this would overflow
-        ('{"d_k": "64"}', None),  # a string that is a number is fine, as in a URL
+        ('{"d_k": "64"}', "d_k"),  # a JSON body says 64 for an integer; "64" is text
+        ('{"d_k": 64.5}', "d_k"),
+        ('{"scaled": 0}', "scaled"),  # a boolean is a boolean
+        ('{"scaled": "false"}', "scaled"),
         ('{"d_k": true}', "d_k"),
         ('{"d_k": null}', "d_k"),
         ('{"d_k": [64]}', "d_k"),

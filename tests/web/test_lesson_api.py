@@ -4,6 +4,7 @@ measurements, and a re-run measures again from scratch — so the text follows t
 
 from __future__ import annotations
 
+import functools
 import re
 import warnings
 from collections.abc import Iterator
@@ -12,10 +13,10 @@ from typing import Any
 import pytest
 
 from attnlab import lesson
-from attnlab.claims import all_checks, run_claim
+from attnlab.claims import all_checks, clear_caches, run_claim
+from attnlab.claims.runner import Measurements
 from attnlab.lesson_values import format_value
 from attnlab.web import create_app
-from attnlab.web.measurements import MEASURING, Measurements
 
 with warnings.catch_warnings():  # see tests/web/conftest.py: a packaging warning of Starlette's
     warnings.simplefilter("ignore")
@@ -69,12 +70,9 @@ def serve() -> Iterator[Any]:
 @pytest.fixture
 def clean_claims() -> Iterator[None]:
     """A test that changes the engine leaves no changed result in the registry's caches."""
-    from attnlab.claims import fig2
-
-    run_claim.cache_clear()
+    clear_caches()
     yield
-    run_claim.cache_clear()
-    fig2.trained.cache_clear()
+    clear_caches()
 
 
 def _slots(html_text: str) -> list[tuple[bool, str, str, str, str]]:
@@ -138,7 +136,7 @@ def test_the_language_is_validated_with_a_422(serve) -> None:
 
 def test_the_server_measures_from_startup_and_serves_what_is_ready(serve) -> None:
     ids = ("F1.1", "F2.1", "F3.3")
-    measured = Measurements(ids=ids, text_needs=())
+    measured = Measurements(ids=ids, text_needs=(), in_process=True)
     client = serve(measured)  # the lifespan has started the run
     assert measured.wait(WAIT_S)
     answer = client.get("/api/claims/measured").json()
@@ -156,11 +154,11 @@ def test_the_server_measures_from_startup_and_serves_what_is_ready(serve) -> Non
 
 
 def test_a_rerun_is_one_at_a_time_and_measures_afresh(serve, clean_claims) -> None:
-    measured = Measurements(ids=("F1.1", "F2.2"), text_needs=())
+    measured = Measurements(ids=("F1.1", "F2.2"), text_needs=(), in_process=True)
     client = serve(measured)
     assert measured.wait(WAIT_S)
     first = client.get("/api/claims/measured").json()
-    with MEASURING[False]:  # like a GET /api/claims measuring now: the run has to wait
+    with measured.measuring:  # the runner is measuring something else: the run has to wait
         started = client.post("/api/claims/rerun")
         assert started.status_code == 202
         assert started.json()["state"]["kind"] == "rerun"
@@ -177,7 +175,7 @@ def test_a_rerun_is_one_at_a_time_and_measures_afresh(serve, clean_claims) -> No
 def test_the_text_follows_the_engine_s_default_seed(serve, clean_claims, monkeypatch) -> None:
     from attnlab.claims import fig2
 
-    measured = Measurements(ids=("F2.2",), text_needs=())
+    measured = Measurements(ids=("F2.2",), text_needs=(), in_process=True)  # sees the patch
     client = serve(measured)
     assert measured.wait(WAIT_S)
 
@@ -190,9 +188,8 @@ def test_the_text_follows_the_engine_s_default_seed(serve, clean_claims, monkeyp
     assert measured.wait(WAIT_S)  # the page's request asked for sweeps (none are needed here)
     trained, new_seed = fig2.trained, 0  # seed 0 crosses 2 cm at another step than the default
     monkeypatch.setattr(fig2, "DEFAULT_SEED", new_seed)
-    monkeypatch.setattr(
-        fig2, "trained", lambda task, heads, seed=new_seed: trained(task, heads, seed)
-    )
+    retrained = functools.lru_cache(maxsize=8)(lambda t, h, seed=new_seed: trained(t, h, seed))
+    monkeypatch.setattr(fig2, "trained", retrained)  # cached like the original: clear_caches
     assert client.post("/api/claims/rerun").status_code == 202
     assert measured.wait(WAIT_S)
     values = client.get("/api/claims/measured").json()["values"]["F2.2"]
@@ -204,7 +201,7 @@ def test_the_text_follows_the_engine_s_default_seed(serve, clean_claims, monkeyp
 def test_the_sweeps_the_text_quotes_are_measured_once_a_page_asks(serve) -> None:
     # F4.2's slow check (a sweep over seeds) is quick; its median is a value only it gives
     assert any(c.slow for c in all_checks()["F4.2"])
-    measured = Measurements(ids=("F4.2",), text_needs={"F4.2.median"})
+    measured = Measurements(ids=("F4.2",), text_needs={"F4.2.median"}, in_process=True)
     client = serve(measured)
     assert measured.wait(WAIT_S)
     assert "median" not in client.get("/api/claims/measured").json()["values"]["F4.2"]

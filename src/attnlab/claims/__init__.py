@@ -10,12 +10,20 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterable, Sequence
-from functools import cache
+from functools import lru_cache
 
 from attnlab.claims.base import ClaimCheck, ClaimResult
 from attnlab.params import ParamError
 
-__all__ = ["CLAIM_IDS", "ClaimCheck", "ClaimResult", "all_checks", "run_claim", "run_claims"]
+__all__ = [
+    "CLAIM_IDS",
+    "ClaimCheck",
+    "ClaimResult",
+    "all_checks",
+    "clear_caches",
+    "run_claim",
+    "run_claims",
+]
 
 CLAIM_IDS: tuple[str, ...] = (
     *(f"F1.{i}" for i in range(1, 5)),
@@ -33,7 +41,7 @@ CLAIM_IDS: tuple[str, ...] = (
 _MODULES = ("fig1", "fig2", "fig3", "fig4", "fig5", "fig6", "fig7")
 
 
-@cache
+@lru_cache(maxsize=1)
 def all_checks() -> dict[str, tuple[ClaimCheck, ...]]:
     """id → its checks (fast first), in the order of CLAIM_IDS."""
     found: dict[str, list[ClaimCheck]] = {}
@@ -54,7 +62,7 @@ def _pick(checks: Sequence[ClaimCheck], full: bool) -> ClaimCheck:
     return fast[0] if fast else slow[0]
 
 
-@cache
+@lru_cache(maxsize=2 * len(CLAIM_IDS))  # every id, fast and full: unknown ids raise, uncached
 def run_claim(claim_id: str, full: bool = False) -> ClaimResult:
     """Measure one claim (cached: the engine is deterministic for fixed seeds)."""
     checks = all_checks()
@@ -78,3 +86,17 @@ def select(ids: Iterable[str] | None) -> list[str]:
 def run_claims(ids: Iterable[str] | None = None, full: bool = False) -> list[ClaimResult]:
     """Measure the selected claims (all by default)."""
     return [run_claim(cid, full) for cid in select(ids)]
+
+
+def claim_caches() -> tuple:
+    """Every cache of measured results: the registry's and those the figures' checks share
+    (FIG 2's trained models and sweeps, FIG 3's seed sweep). A test checks none is missing."""
+    from attnlab.claims import fig2, fig3
+
+    return (run_claim, fig2.trained, fig2.swept, fig3.seed_sweep)
+
+
+def clear_caches() -> None:
+    """Forget every measured result, so that the next measurement starts from scratch."""
+    for cached in claim_caches():
+        cached.cache_clear()

@@ -38,10 +38,10 @@ def seed_sweep(n_seeds: int = SWEEP_SEEDS) -> dict[str, np.ndarray]:
     """FIG 3's statistics for seeds 0 … n_seeds − 1: name → (n_seeds, len(SWEEP_GRID))."""
     rows: dict[str, list[list[float]]] = {}
     for seed in range(n_seeds):
-        pool = scaling.draw_pool(seed)
-        for name, values in scaling.curves_from(pool, SWEEP_GRID).items():
+        scores = dict(scaling.scores_along(seed, (*SWEEP_GRID, 64)))  # d_k → (200, 16)
+        for name, values in scaling.curves_from((d, scores[d]) for d in SWEEP_GRID).items():
             rows.setdefault(name, []).append(values)
-        rows.setdefault("std_unscaled_64", []).append([float(scaling.scores_from(pool, 64).std())])
+        rows.setdefault("std_unscaled_64", []).append([float(scores[64].std())])
     return {name: np.array(v) for name, v in rows.items()}
 
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from types import ModuleType
 from typing import Any
 
-from attnlab.params import ParamError, validate
+from attnlab.params import ParamError, Source, validate
 from attnlab.plain import plain
 
 # name used by the CLI, the web API and the page -> module under attnlab.figures
@@ -36,12 +36,16 @@ def figure_module(name: str) -> ModuleType:
     return importlib.import_module(f"attnlab.figures.{MODULES[name]}")
 
 
-def compute_figure(name: str, raw: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def compute_figure(
+    name: str, raw: Mapping[str, Any] | None = None, source: Source = "text"
+) -> dict[str, Any]:
     """Validate raw settings for figure `name`, compute it, return plain data.
 
-    The result always carries the checked `settings`, so a view can show what was computed.
+    source: "text" for settings read from a URL or the CLI, "json" for a JSON body (strict
+    types). The result always carries the checked `settings`, so a view can show what was
+    computed.
     """
     module = figure_module(name)
-    settings = validate(module.PARAMS, raw or {})
+    settings = validate(module.PARAMS, raw or {}, source)
     data = module.compute(**settings)
     return plain({"figure": name, "settings": settings, **data})

@@ -6,16 +6,17 @@ scaling, large d_k spreads the scores so far apart that the softmax puts almost 
 key, and its Jacobian diag(α) − ααᵀ (what the gradient flows through) shrinks towards zero.
 Dividing by √d_k brings the spread back to 1 for every d_k.
 
-Draws are component-major: the pool for one seed is (1024, 200, 17) and the figure at d_k uses the
-first d_k components of the same vectors. Every d_k still sees iid standard-normal q and k, the
-curves change smoothly with d_k, and one seed fixes the whole figure. The pool is drawn once per
-seed (lru_cache); a call then only slices it.
+Draws are component-major: component j of every draw (200 draws of 1 + 16 vectors) comes before
+component j + 1, and the figure at d_k uses the first d_k components. Every d_k still sees iid
+standard-normal q and k, the curves change smoothly with d_k, and one seed fixes the whole figure.
+The scores are accumulated one component at a time while the components are drawn in small
+blocks, so a request holds ~1 MB whatever its d_k, not the 26 MB of all 1024 components.
 """
 
 from __future__ import annotations
 
 import math
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from typing import Any
 
@@ -41,45 +42,50 @@ PARAMS: tuple[Param, ...] = (
 )
 
 
-# The pool is drawn in blocks of components, each from its own generator (spawned from the seed)
-# and in its own thread: NumPy releases the GIL while it fills an array, so on two cores a new
-# seed costs half the time (3.5 M normal numbers take ~45 ms on one core).
-N_BLOCKS = 2
+# Components 0–511 come from one generator, 512–1023 from another (both spawned from the seed):
+# the layout of the figure's draws since it first shipped, so a seed's numbers stay the same.
+N_STREAMS = 2
+CHUNK = 32  # components drawn at once: (32, 200, 17) floats, 870 kB
+CACHED_SEEDS = 64  # seeds whose curves are kept (88 floats each): the LRU bound of `curves`
 
 
-def draw_pool(seed: int) -> np.ndarray:
-    """All components up to D_K_MAX for one seed, shape (1024, 200, 1 + 16): [..., 0] is q.
+def _streams(seed: int) -> list[tuple[np.random.Generator, int]]:
+    """(generator, number of components it draws) for the seed, in component order."""
+    sizes = [len(b) for b in np.array_split(np.arange(D_K_MAX), N_STREAMS)]
+    rngs = [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(N_STREAMS)]
+    return list(zip(rngs, sizes, strict=True))
 
-    Component-major: the figure at d_k reads the first d_k components, so a smaller d_k sees
-    exactly a prefix of a larger one and the curves change smoothly with d_k.
+
+def scores_along(seed: int, stops: Iterable[int]) -> Iterator[tuple[int, np.ndarray]]:
+    """(d_k, unscaled scores q·k_i = Σ_{j<d_k} q_j k_ij of the 200 draws, (200, 16)) per stop.
+
+    Stops are visited in increasing order; only the components up to the largest are drawn.
+    The sum runs over j in order, one component at a time, so a score at d_k does not depend on
+    the other stops (the same numbers as one einsum over the first d_k components).
     """
-    pool = np.empty((D_K_MAX, N_DRAWS, 1 + N_KEYS))
-    rngs = [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(N_BLOCKS)]
-    blocks = np.array_split(pool, N_BLOCKS)  # views along the component axis
-    with ThreadPoolExecutor(N_BLOCKS) as threads:
-        jobs = [threads.submit(r.standard_normal, out=b) for r, b in zip(rngs, blocks, strict=True)]
-        for job in jobs:
-            job.result()  # re-raises an error of the thread here
-    return pool
-
-
-@lru_cache(maxsize=2)
-def _pool(seed: int) -> np.ndarray:
-    """draw_pool(seed), cached and read-only (26 MB)."""
-    pool = draw_pool(seed)
-    pool.setflags(write=False)
-    return pool
-
-
-def scores_from(pool: np.ndarray, d_k: int) -> np.ndarray:
-    """Unscaled scores q·k_i = Σ_{j<d_k} q_j k_ij of every draw in `pool`, shape (200, 16)."""
-    x = pool[:d_k]  # (d_k, 200, 17)
-    return np.einsum("jd,jdi->di", x[:, :, 0], x[:, :, 1:])
+    todo = sorted(set(stops))
+    if not todo or todo[0] < 1 or todo[-1] > D_K_MAX:
+        raise ValueError(f"stops must lie in [1, {D_K_MAX}], got {todo}")
+    s = np.zeros((N_DRAWS, N_KEYS))
+    buf = np.empty((CHUNK, N_DRAWS, 1 + N_KEYS))  # one block of components; [..., 0] is q
+    j = 0  # components summed so far
+    for rng, size in _streams(seed):
+        for start in range(0, size, CHUNK):
+            block = buf[: min(CHUNK, size - start)]
+            rng.standard_normal(out=block)  # the same numbers as one draw of `size` components
+            for comp in block:
+                s += comp[:, :1] * comp[:, 1:]  # q_j k_ij, (200, 16)
+                j += 1
+                if j == todo[0]:
+                    yield j, s.copy()
+                    todo.pop(0)
+                    if not todo:
+                        return
 
 
 def raw_scores(seed: int, d_k: int) -> np.ndarray:
     """Unscaled scores of the figure's draws for `seed`, shape (200, 16)."""
-    return scores_from(_pool(seed), d_k)
+    return next(scores_along(seed, [d_k]))[1]
 
 
 def saturation(scores: np.ndarray) -> tuple[float, float]:
@@ -90,26 +96,27 @@ def saturation(scores: np.ndarray) -> tuple[float, float]:
     return float(alpha.max(axis=-1).mean()), float(jac_norm.mean())
 
 
-def curves_from(pool: np.ndarray, grid: tuple[int, ...] = GRID_D_K) -> dict[str, list[float]]:
-    """Mean max weight and mean Jacobian norm at each d_k of `grid`, unscaled and scaled."""
+def curves_from(
+    scores: Iterable[tuple[int, np.ndarray]],
+) -> dict[str, list[float]]:
+    """Mean max weight and mean Jacobian norm at each (d_k, scores), unscaled and scaled."""
     out: dict[str, list[float]] = {
         f"curve_{kind}_{mode}": []
         for kind in ("max_weight", "jacobian_norm")
         for mode in ("unscaled", "scaled")
     }
-    for d_k in grid:
-        s = scores_from(pool, d_k)
-        for mode, scores in (("unscaled", s), ("scaled", s / math.sqrt(d_k))):
-            max_w, jac = saturation(scores)
+    for d_k, s in scores:
+        for mode, x in (("unscaled", s), ("scaled", s / math.sqrt(d_k))):
+            max_w, jac = saturation(x)
             out[f"curve_max_weight_{mode}"].append(max_w)
             out[f"curve_jacobian_norm_{mode}"].append(jac)
     return out
 
 
-@lru_cache(maxsize=2)
+@lru_cache(maxsize=CACHED_SEEDS)
 def curves(seed: int) -> dict[str, tuple[float, ...]]:
     """The figure's curves over GRID_D_K for `seed` (they depend on nothing else)."""
-    return {name: tuple(values) for name, values in curves_from(_pool(seed)).items()}
+    return {k: tuple(v) for k, v in curves_from(scores_along(seed, GRID_D_K)).items()}
 
 
 def histogram(scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

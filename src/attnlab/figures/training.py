@@ -16,7 +16,7 @@ import numpy as np
 from attnlab.params import Param
 from attnlab.tabletop import COLOURS, TrainConfig, Trainer, gradient_check
 from attnlab.tabletop import PARAMS as TRAIN_PARAMS
-from attnlab.tabletop.engine import BATCH, EVAL_EVERY, LR
+from attnlab.tabletop.engine import BATCH, ERROR_KEYS, EVAL_EVERY, INIT_SCHEME, LR, seed_streams
 from attnlab.tabletop.mlp import SlotMLP
 from attnlab.tabletop.model import D_K, D_V, CrossAttention
 from attnlab.tabletop.scenes import (
@@ -24,6 +24,7 @@ from attnlab.tabletop.scenes import (
     MAX_SLOTS,
     TEST_SIZE,
     TRAIN_OBJECTS,
+    fixed_test_sets,
     sample_scenes,
 )
 
@@ -55,9 +56,61 @@ def _sizes(parts: dict[str, int]) -> dict[str, Any]:
     return {"parts": parts, "total": sum(parts.values())}
 
 
+class Untrained:
+    """Both models of one seed as initialised, computed directly (no trainer: no scene stream,
+    no Adam state, no training buffers) — what `figure_data` reads of a trainer at step 0.
+
+    The weights are drawn from the seed's streams as the trainer draws them, and the step-0
+    record is the trainer's evaluation (tests/figures/test_training.py checks both are equal).
+    """
+
+    def __init__(self, config: TrainConfig) -> None:
+        self.config = config
+        self.attn, self.mlp = CrossAttention(config.heads), SlotMLP()
+        rng_attn, rng_mlp, _ = seed_streams(config.seed)  # the scene stream is never drawn
+        theta = np.concatenate(
+            [self.attn.init(rng_attn, scheme=INIT_SCHEME), self.mlp.init(rng_mlp)]
+        )
+        self.params_a = self.attn.views(theta[None, : self.attn.n_params])  # a batch of 1 seed
+        self.params_m = self.mlp.views(theta[None, self.attn.n_params :])
+        self.history = [self._record()]
+
+    def _record(self) -> dict[str, Any]:
+        """The step-0 record: test errors in cm, mean weight on the target (and B) per head."""
+        errors = {}
+        for suffix, sc in zip(("", "6"), fixed_test_sets(self.config.task), strict=True):
+            y_a, cache = self.attn.forward(self.params_a, sc.x[None], sc.c[None], sc.mask[None])
+            y_m, _ = self.mlp.forward(self.params_m, sc.rows[None])
+            errors[f"attn_err{suffix}_cm"] = _error_cm(y_a, sc.y[None])
+            errors[f"mlp_err{suffix}_cm"] = _error_cm(y_m, sc.y[None])
+            if not suffix:
+                alpha = cache.alpha[0].transpose(1, 0, 2)  # (H, B, N)
+                scene = np.arange(sc.size)
+                on = [sc.target] if self.config.task == "fetch" else [sc.target, sc.second]
+                weight = np.stack(
+                    [np.ascontiguousarray(alpha[:, scene, o]).mean(axis=-1) for o in on], axis=-1
+                )
+        head_weight = weight[:, 0] if self.config.task == "fetch" else weight
+        record = {"step": 0, **{k: errors[k] for k in ERROR_KEYS}}
+        return {**record, "head_weight": head_weight.tolist(), "attn_loss": None, "mlp_loss": None}
+
+    # Trainer.predict reads only `config` and the weights in `_batch`: the same code answers.
+    predict = Trainer.predict
+
+    @property
+    def _batch(self) -> Untrained:
+        return self
+
+
+def _error_cm(y_hat: np.ndarray, y: np.ndarray) -> float:
+    """Mean distance in cm over the scenes of the one seed: (1, B, 2) → float."""
+    d = y_hat - y
+    return float(np.sqrt(np.einsum("sbi,sbi->sb", d, d)).mean(axis=-1)[0] * HALF_CM)
+
+
 def compute(*, task: str, heads: int, seed: int, n_objects: int) -> dict[str, Any]:
     """The static parts, with the models as initialised (the page trains them live)."""
-    return figure_data(Trainer(TrainConfig(task=task, heads=heads, seed=seed)), n_objects)
+    return figure_data(Untrained(TrainConfig(task=task, heads=heads, seed=seed)), n_objects)
 
 
 def after_training(
@@ -69,7 +122,7 @@ def after_training(
     return figure_data(trainer, n_objects)
 
 
-def figure_data(trainer: Trainer, n_objects: int) -> dict[str, Any]:
+def figure_data(trainer: Trainer | Untrained, n_objects: int) -> dict[str, Any]:
     """FIG 2's data for `trainer` in its current state: scene, predictions, sizes, history."""
     task, heads, seed = trainer.config.task, trainer.config.heads, trainer.config.seed
     scene = display_scene(seed, n_objects, task)

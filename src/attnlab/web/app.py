@@ -19,6 +19,7 @@ from attnlab.web.figures_api import available_figures, figures_router
 from attnlab.web.guard import Guard, document_refusals
 from attnlab.web.inputs import InputError, error_response, printable
 from attnlab.web.lesson_api import lesson_router
+from attnlab.web.methods import MethodsMiddleware
 from attnlab.web.static_files import LessonStaticFiles, file_response
 from attnlab.web.training_socket import SessionCount, training_router
 
@@ -44,6 +45,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     app.include_router(lesson_router())
     app.include_router(training_router())
     _add_error_handlers(app)
+    app.add_middleware(MethodsMiddleware)  # HEAD, OPTIONS and a true Allow on every route
     _add_page(app, limits)
     app.add_middleware(Guard, settings=limits)  # outside every route and the socket
     document_refusals(app)

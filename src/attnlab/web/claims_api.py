@@ -1,60 +1,85 @@
 """`/api/claims`: the lesson's numbers as measured by our engine (ids from shared/CLAIMS.md).
 
-The page shows each claim beside the text that states it. `attnlab.claims.run_claims` caches
-every result (the engine is deterministic for fixed seeds), so only the first request pays; a
-lock makes concurrent first requests wait for that one run instead of repeating it.
+The handler never measures: it asks the server's claims runner (`attnlab.claims.runner`), which
+answers what it has measured at once (200) and queues the rest for its one worker thread (202:
+ask again after `Retry-After` seconds). So a slow `full=true` sweep holds no request thread.
 """
 
 from __future__ import annotations
 
-import threading
+from typing import Any
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, FastAPI, HTTPException, Request
 from fastapi.responses import JSONResponse
 
+from attnlab.claims import CLAIM_IDS
+from attnlab.claims.runner import Measurements
 from attnlab.params import Param, validate
 from attnlab.plain import plain
-from attnlab.web.inputs import checked, query_settings
+from attnlab.web.inputs import InputError, checked, query_settings
+from attnlab.web.schemas import CLAIM_LIST, MEASURING_LATER, error_responses
 
 FULL = Param("full", "bool", False, "also run the slow multi-seed sweeps")
-_QUERY = [
-    {"name": "full", "in": "query", "required": False, "schema": {"type": "boolean"}},
-    {
-        "name": "only",
-        "in": "query",
-        "required": False,
-        "description": "comma-separated claim ids (all when absent), e.g. F1.1,F2.2",
-        "schema": {"type": "string", "pattern": r"^[A-Z][0-9.]+(,[A-Z][0-9.]+)*$"},
-    },
-]
 
-# One lock per mode: a minutes-long `full` sweep must not hold up the fast claims.
-_LOCKS = {False: threading.Lock(), True: threading.Lock()}
+
+def _query(ids: list[str]) -> list[dict[str, Any]]:
+    """`full` and `only` (comma-separated claim ids, OpenAPI's form style without explode)."""
+    return [
+        {"name": "full", "in": "query", "required": False, "schema": {"type": "boolean"}},
+        {
+            "name": "only",
+            "in": "query",
+            "required": False,
+            "description": "comma-separated claim ids (all when absent), e.g. F1.1,F2.2",
+            "style": "form",
+            "explode": False,
+            "schema": {"type": "array", "items": {"enum": ids}, "minItems": 1},
+        },
+    ]
+
+
+def _known_ids() -> list[str]:
+    try:
+        from attnlab.claims import all_checks  # imports every figure's checks
+    except ImportError:  # a claims module not written yet: GET /api/claims answers 503
+        return list(CLAIM_IDS)
+    return list(all_checks())
+
+
+RETRY_AFTER_S = 1
+
+
+def runner(app: FastAPI) -> Measurements:
+    """The app's claims runner (made on first use if the lifespan has not run, e.g. in a test)."""
+    found = getattr(app.state, "measurements", None)
+    if found is None:
+        found = app.state.measurements = Measurements()
+    return found
 
 
 def claims_router() -> APIRouter:
     router = APIRouter(prefix="/api", tags=["claims"])
 
-    summary = "The lesson's claims, measured (fast checks unless full=true)"
+    summary = "The lesson's claims, measured (fast checks unless full=true); 202: ask again"
+    responses = error_responses(422, 503) | {200: CLAIM_LIST, 202: MEASURING_LATER}
 
-    @router.get("/claims", summary=summary, openapi_extra={"parameters": _QUERY})
-    def claims(request: Request) -> JSONResponse:
+    extra = {"parameters": _query(_known_ids())}
+
+    @router.get("/claims", summary=summary, openapi_extra=extra, responses=responses)
+    async def claims(request: Request) -> JSONResponse:
         raw = query_settings(request)
-        only = raw.pop("only", "")
+        only = raw.pop("only", None)
         full = checked("query", validate, (FULL,), raw)["full"]
-        ids = [i for i in only.split(",") if i.strip()] or None
-        return JSONResponse(plain([r.to_dict() for r in _run(ids, full)]))
-
-    return router
-
-
-def _run(ids: list[str] | None, full: bool) -> list:
-    try:
-        from attnlab.claims import run_claims  # the registry imports every figure's checks
-    except ImportError as err:
-        raise HTTPException(503, f"claims are not available: {err}") from None
-    with _LOCKS[full]:
+        ids = None if only is None else only.split(",")
+        if ids is not None and not all(i.strip() for i in ids):
+            raise InputError(("query", "only"), "only: expected claim ids separated by commas")
         try:
-            return checked("query", run_claims, ids, full)
+            results, pending = checked("query", runner(request.app).answer, ids, full)
         except ImportError as err:  # a claims module not written yet
             raise HTTPException(503, f"claims are not available: {err}") from None
+        if pending:
+            body = {"pending": pending, "detail": "being measured; ask again shortly"}
+            return JSONResponse(body, 202, headers={"Retry-After": str(RETRY_AFTER_S)})
+        return JSONResponse(plain(results))
+
+    return router

@@ -18,7 +18,14 @@ from fastapi.responses import JSONResponse
 from attnlab.figures import MODULES, compute_figure, figure_module
 from attnlab.web.config import WebSettings
 from attnlab.web.inputs import body_settings, checked, query_settings
-from attnlab.web.schemas import query_parameters, request_body, settings_model
+from attnlab.web.schemas import (
+    error_responses,
+    figure_answer_schema,
+    json_response,
+    query_parameters,
+    request_body,
+    settings_model,
+)
 
 log = logging.getLogger("attnlab.web")
 
@@ -38,7 +45,14 @@ def figures_router(figures: dict[str, ModuleType], limits: WebSettings) -> APIRo
     router = APIRouter(prefix="/api", tags=["figures"])
     listing = [{"name": n, "params": [p.describe() for p in m.PARAMS]} for n, m in figures.items()]
 
-    @router.get("/figures", summary="Every figure and its settings (defaults, ranges)")
+    listing_schema = {"type": "array", "items": {"type": "object", "required": ["name", "params"]}}
+
+    @router.get(
+        "/figures",
+        summary="Every figure and its settings (defaults, ranges)",
+        responses={200: json_response("every figure's settings", listing_schema)}
+        | error_responses(),
+    )
     def list_figures() -> JSONResponse:
         return JSONResponse(listing)
 
@@ -65,14 +79,26 @@ def _add_figure_routes(
 
     async def post_figure(request: Request) -> JSONResponse:
         raw: dict[str, Any] = await body_settings(request, limits.max_body_bytes)
-        return JSONResponse(await run_in_threadpool(checked, "body", compute_figure, name, raw))
+        answer = await run_in_threadpool(checked, "body", compute_figure, name, raw, "json")
+        return JSONResponse(answer)
 
     path = f"/figures/{name}"
+    answer = {200: json_response(f"the {name} figure's data", figure_answer_schema(name))}
     extra_get = {"parameters": query_parameters(model, module.PARAMS)}
     extra_post = {"requestBody": request_body(model)}
     router.add_api_route(
-        path, get_figure, methods=["GET"], summary=summary, openapi_extra=extra_get
+        path,
+        get_figure,
+        methods=["GET"],
+        summary=summary,
+        openapi_extra=extra_get,
+        responses=answer | error_responses(422),
     )
     router.add_api_route(
-        path, post_figure, methods=["POST"], summary=summary, openapi_extra=extra_post
+        path,
+        post_figure,
+        methods=["POST"],
+        summary=summary,
+        openapi_extra=extra_post,
+        responses=answer | error_responses(413, 422),
     )

@@ -1,5 +1,5 @@
 """`/api/lesson/{lang}`: the lesson's text for the page; `/api/claims/measured` and
-`/api/claims/rerun`: the numbers behind it, measured in the background (web/measurements.py).
+`/api/claims/rerun`: the numbers behind it, measured in the background (claims/runner.py).
 
 The text never waits for the engine. It comes with every number as a slot (`attnlab.lesson`,
 slots=True), pre-filled with the values measured so far; the page fills the others from
@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Annotated, Literal
+from functools import lru_cache
+from typing import Annotated, Any, Literal, get_args
 
 from fastapi import APIRouter, FastAPI, Query, Request
 from fastapi.concurrency import run_in_threadpool
@@ -20,22 +21,27 @@ from fastapi.responses import JSONResponse
 
 from attnlab.lesson import load_lesson, placeholders
 from attnlab.plain import plain
-from attnlab.web.measurements import Measurements
+from attnlab.web.claims_api import runner
+from attnlab.web.schemas import SNAPSHOT, error_responses, json_response, schema_of
 
 Lang = Literal["en", "zh"]
 
 
-def measurements(app: FastAPI) -> Measurements:
-    """The app's measurements (made on first use if the lifespan has not run, e.g. in a test)."""
-    found = getattr(app.state, "measurements", None)
-    if found is None:
-        found = app.state.measurements = Measurements()
-    return found
+@lru_cache(maxsize=1)
+def lesson_schema() -> dict[str, Any]:
+    """JSON Schema of the lesson's answer, derived from both languages' text (no values yet)."""
+    return schema_of([_lesson_answer(lang, {}) for lang in get_args(Lang)])
+
+
+def _lesson_answer(lang: str, values: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    data = load_lesson(lang, values, slots=True)
+    data["needs"] = sorted(placeholders(lang))
+    return plain(data)
 
 
 @asynccontextmanager
 async def _measure_from_startup(app: FastAPI) -> AsyncIterator[None]:
-    measured = measurements(app)
+    measured = runner(app)
     measured.start()
     try:
         yield
@@ -46,29 +52,38 @@ async def _measure_from_startup(app: FastAPI) -> AsyncIterator[None]:
 def lesson_router() -> APIRouter:
     router = APIRouter(prefix="/api", tags=["lesson"], lifespan=_measure_from_startup)
 
-    @router.get("/lesson/{lang}", summary="The lesson's text, numbers as slots (en or zh)")
+    text = json_response("the lesson: sections, glossary, try-its", lesson_schema())
+
+    @router.get(
+        "/lesson/{lang}",
+        summary="The lesson's text, numbers as slots (en or zh)",
+        responses={200: text} | error_responses(422),
+    )
     async def lesson(lang: Lang, request: Request) -> JSONResponse:
-        measured = measurements(request.app)
+        measured = runner(request.app)
         measured.want_sweeps()  # a reader is here: the text's seed-sweep numbers are wanted now
         values = measured.values()
-        data = await run_in_threadpool(load_lesson, lang, values, slots=True)
-        data["needs"] = sorted(placeholders(lang))
-        return JSONResponse(plain(data))
+        return JSONResponse(await run_in_threadpool(_lesson_answer, lang, values))
 
-    @router.get("/claims/measured", summary="The claims measured so far, without waiting")
+    @router.get(
+        "/claims/measured",
+        summary="The claims measured so far, without waiting",
+        responses={200: SNAPSHOT} | error_responses(422),
+    )
     def measured(
         request: Request,
         since: Annotated[int, Query(ge=0, description="only results after this seq")] = 0,
     ) -> JSONResponse:
-        return JSONResponse(plain(measurements(request.app).snapshot(since)))
+        return JSONResponse(plain(runner(request.app).snapshot(since)))
 
     @router.post(
         "/claims/rerun",
         status_code=202,
         summary="Measure the fast claims again from scratch (409 while a run is going on)",
+        responses={202: SNAPSHOT} | error_responses(409),
     )
     def rerun(request: Request) -> JSONResponse:
-        measured = measurements(request.app)
+        measured = runner(request.app)
         if not measured.start(fresh=True):
             state = measured.snapshot()["state"] or {}
             where = f" ({state.get('current')}, {state.get('done')} of {state.get('total')})"

@@ -1,0 +1,90 @@
+"""The claims measured in a worker thread (claims/runner.py): one run at a time, stopped by
+close() between claims, sweep values under the fast check's, `since` for pollers, and requests
+answered at once — what is measured, or what is still to measure."""
+
+from __future__ import annotations
+
+import os
+
+from attnlab.claims import run_claim
+from attnlab.claims.runner import Measurements
+
+WAIT_S = 30.0
+
+
+def test_one_run_at_a_time_and_close_stops_it_between_claims() -> None:
+    measured = Measurements(ids=("F1.1", "F1.2", "F1.3"), text_needs=(), in_process=True)
+    with measured.measuring:  # the run waits here, before its first claim
+        assert measured.start()
+        assert measured.running
+        assert not measured.start(fresh=True)  # refused: a run is going on
+        measured.close()
+    assert measured.wait(WAIT_S)
+    answer = measured.snapshot()
+    assert answer["claims"] == [] and answer["running"] is False
+    assert answer["state"]["kind"] == "start" and answer["state"]["seconds"] is not None
+    assert measured.start()  # after the run, a new one may start
+    assert measured.wait(WAIT_S)
+    assert [c["id"] for c in measured.snapshot()["claims"]] == ["F1.1", "F1.2", "F1.3"]
+
+
+def test_a_sweep_adds_its_values_under_the_fast_check_s() -> None:
+    measured = Measurements(ids=("F4.2",), text_needs={"F4.2.median"}, in_process=True)
+    measured.want_sweeps()  # idle: a run measures the sweep only
+    assert measured.wait(WAIT_S)
+    assert measured.snapshot()["state"]["kind"] == "sweeps"
+    assert "median" in measured.values()["F4.2"]
+    before = measured.snapshot()["seq"]
+    assert measured.start()
+    assert measured.wait(WAIT_S)
+    values = measured.values()["F4.2"]
+    assert values["median"] == run_claim("F4.2", True).values["median"]
+    assert {k: values[k] for k in run_claim("F4.2").values} == run_claim("F4.2").values
+    newer = measured.snapshot(since=before)
+    assert [c["id"] for c in newer["claims"]] == ["F4.2"] and newer["seq"] == before + 1
+    measured.want_sweeps()  # measured once already: nothing more to do
+    assert not measured.running
+
+
+def test_a_request_is_answered_at_once_and_its_claims_measured_first() -> None:
+    measured = Measurements(ids=("F1.1", "F1.2", "F1.3"), text_needs=(), in_process=True)
+    with measured.measuring:  # the startup run is stuck before its first claim
+        assert measured.start()
+        results, pending = measured.answer(["F1.3"], False)
+        assert (results, pending) == ([], ["F1.3"])  # queued, nobody waits
+        assert measured.answer(["F1.3", "F2.1"], True) == ([], ["F1.3", "F2.1"])
+    assert measured.wait(WAIT_S)
+    order = [c["id"] for c in measured.snapshot()["claims"]]
+    assert order[0] == "F1.3" and sorted(order) == ["F1.1", "F1.2", "F1.3"]  # asked: first
+    results, pending = measured.answer(["F1.3"], False)
+    assert pending == [] and results == [run_claim("F1.3").to_dict()]
+    results, pending = measured.answer(["F2.1", "F1.3"], True)  # registry order, full mode
+    assert pending == [] and [r["id"] for r in results] == ["F1.3", "F2.1"]
+    assert results[1] == run_claim("F2.1", True).to_dict()
+
+
+def test_an_idle_runner_starts_for_a_request_and_unknown_ids_are_refused() -> None:
+    import pytest
+
+    from attnlab.params import ParamError
+
+    measured = Measurements(ids=(), text_needs=(), in_process=True)
+    with pytest.raises(ParamError):
+        measured.answer(["F9.9"], False)
+    assert measured.answer(["F3.3"], False)[1] == ["F3.3"]
+    assert measured.wait(WAIT_S)
+    assert measured.snapshot()["state"]["kind"] == "asked"
+    assert measured.answer(["F3.3"], False)[1] == []
+
+
+def test_by_default_a_child_process_measures_and_close_ends_it() -> None:
+    measured = Measurements(ids=("F1.1", "F3.3"), text_needs=())
+    assert measured.start()
+    assert measured.wait(WAIT_S)
+    answer = measured.snapshot()
+    assert [c["id"] for c in answer["claims"]] == ["F1.1", "F3.3"]
+    assert answer["values"]["F3.3"] == run_claim("F3.3").values  # the same engine, elsewhere
+    child = measured._where._proc
+    assert child.is_alive() and child.pid != os.getpid()
+    measured.close()
+    assert not child.is_alive()
