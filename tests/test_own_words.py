@@ -155,6 +155,18 @@ def test_the_chinese_text_shares_no_run_of_twelve_tokens_with_the_spec() -> None
     assert not runs, f"{len(runs)} runs of ≥ {MAX_RUN} tokens shared with the spec:\n{report}"
 
 
+def test_the_panels_textbook_column_quotes_only_the_textbooks_numbers() -> None:
+    """The claims panel's "the textbook states" column (claimlesson.*) holds the spec's own
+    numbers; a number the spec does not state (one we measured) belongs in "this page measures"."""
+    number = re.compile(r"(?<![A-Za-z\d.])\d+(?:\.\d+)?(?![A-Za-z\d])")
+    spec = set(re.findall(r"\d+(?:\.\d+)?", spec_path().read_text("utf-8")))  # TeX too: 0\ldots63
+    for path in sorted(I18N.glob("*.json")):
+        for key, text in json.loads(path.read_text("utf-8")).items():
+            if key.startswith("claimlesson."):
+                extra = set(number.findall(text)) - spec
+                assert not extra, f"{path.name} {key}: {sorted(extra)} not in the textbook"
+
+
 if __name__ == "__main__":  # the writer's measure: every shared run of ≥ 8 tokens
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 8
     found = all_runs(n)
