@@ -511,14 +511,14 @@ def test_the_panel_shows_the_engines_values_in_the_texts_formats() -> None:
                 assert not shown_in_text or (m[3] or "") in shown_in_text, (
                     f"{lang}: the panel shows {m[0]}, the text {sorted(shown_in_text)}"
                 )
-            for math in re.findall(r"\$[^$]*\$", sentence):
-                assert "{{" not in math, (lang, cid, "a slot inside math is not filled")
+            for formula in re.findall(r"\$[^$]*\$", sentence):
+                assert "{{" not in formula, (lang, cid, "a slot inside math is not filled")
             rest = lesson.PLACEHOLDER_RE.sub(" ", sentence)
             assert not re.search(r"\d\.\d", rest), (lang, cid, "a decimal that is not measured")
             settings = set(re.findall(r"\d+", result.condition + result.measured))
             settings |= set(re.findall(r"\d+", catalogue[f"claim.{cid}"]))
             for number in re.findall(r"(?<![A-Za-z\d])\d+(?![A-Za-z\d])", rest):  # not 7B, fp16
-                assert number in settings, (lang, cid, f"{number} is neither measured nor a setting")
+                assert number in settings, (lang, cid, f"{number}: neither measured nor a setting")
 
 
 def test_the_panel_sentences_exist_for_every_claim_and_no_other() -> None:

@@ -8,7 +8,8 @@ the engine's placeholders ({{…}}, {…}), markup and punctuation are dropped. 
 more consecutive tokens shared with the spec fails, reported with its file and text.
 
 A reference's authors and title (`- A. Author & B. Author, [Title](url)`) are a bibliographic
-record, not prose, and are dropped; a few term names that cannot be said otherwise are allowed (ALLOWED).
+record, not prose, and are dropped; a few term names that cannot be said otherwise are allowed
+(ALLOWED).
 
 Run as a script (`python tests/test_own_words.py`) it prints every shared run of 8 or more tokens,
 longest first: the measure behind the test, for a writer.
@@ -43,7 +44,8 @@ DROP = re.compile(
     r"|\{\{[^}]*\}\}|\{\w+\}"  # engine placeholders, interface-string variables
     r"|^- [^\[\n]*\[[^\]\n]+\]\([^)\s]+\)"  # a reference: authors, [title](url)
     r"|\[[^\]\[\n]+\]\([^)\s]+\)"  # any other link's text
-    r"|^(?:::: [^\n]*|when: [^\n]*|id: [^\n]*|answer:|---)$",  # box headers, try-it conditions, front matter
+    # box headers, try-it conditions, front matter
+    r"|^(?:::: [^\n]*|when: [^\n]*|id: [^\n]*|answer:|---)$",
     re.S | re.M,
 )
 TOKEN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]|[A-Za-z]+|\d+(?:\.\d+)?")
@@ -137,7 +139,10 @@ def all_runs(n: int) -> list[Run]:
 
 
 def test_the_tokenizer_drops_math_placeholders_markup_and_references() -> None:
-    text = "**注意**：$\\alpha_i$ 是 {{F2.4.weight:.2f}} 和 {n}，见 [Attention Is All](https://x.org) 与 [[软查找|查找]] RoPE 2.5"
+    text = (
+        "**注意**：$\\alpha_i$ 是 {{F2.4.weight:.2f}} 和 {n}，见 [Attention Is All](https://x.org) "
+        "与 [[软查找|查找]] RoPE 2.5"
+    )
     assert tokens(text) == [*"注意是和见与查找", "rope", "2.5"]
 
 

@@ -284,7 +284,7 @@ def test_the_panel_s_measured_numbers_are_the_text_s(open_lesson) -> None:
     page = open_lesson()
     page.wait_for_function(f"+document.documentElement.dataset.pendingValues <= {SWEEP_ONLY}")
     page.wait_for_function("document.querySelectorAll('#check-panel .claim').length > 30")
-    labels = page.eval_on_selector_all("#check-panel .claim-nums dt", "els => els.map(e => e.innerText)")
+    labels = page.eval_on_selector_all(".claim-nums dt", "els => els.map(e => e.innerText)")
     assert set(labels) == {"The textbook states", "This page measures"}
     text = {(c, n, f): shown for c, n, f, shown, _ in page.evaluate(SLOTS_JS, False)}
     panel = page.evaluate(SLOTS_JS, True)

@@ -55,7 +55,8 @@ def check_f1_1() -> ClaimResult:
         id="F1.1",
         statement="Soft-lookup weights are non-negative and sum to 1, so the output stays in "
         "the convex hull of the values",
-        lesson=r"$\alpha_i \ge 0$, $\sum_i\alpha_i = 1$, $\hat{\mathbf y}$ in the convex hull of the $\mathbf v_i$",
+        lesson=r"$\alpha_i \ge 0$, $\sum_i\alpha_i = 1$, $\hat{\mathbf y}$ in the convex hull of "
+        r"the $\mathbf v_i$",
         measured=f"{len(outs)} queries: min weight {min_w:.2g}, max |Σα − 1| {sum_err:.1g}, "
         f"{outside} outputs outside the hull",
         ok=min_w >= 0.0 and sum_err <= 1e-12 and outside == 0,

@@ -134,7 +134,8 @@ def check_f4_4() -> ClaimResult:
         id="F4.4",
         statement="The dot product of two sinusoidal encodings depends only on the distance "
         "between the positions",
-        lesson=r"$\mathrm{PE}(p)\cdot\mathrm{PE}(p')$ depends only on $p - p'$ ($d = 32$, positions 0…63)",
+        lesson=r"$\mathrm{PE}(p)\cdot\mathrm{PE}(p')$ depends only on $p - p'$ "
+        "($d = 32$, positions 0…63)",
         measured=f"for every offset p − p' the 64×64 dot products agree to {spread:.1g}; "
         f"they range over [{first_row.min():.2f}, {first_row.max():.2f}] as the offset "
         "changes",
@@ -209,7 +210,8 @@ def check_e2() -> ClaimResult:
         id="E2",
         statement="Exercise 2: reversing 10 waypoints leaves the mean-pooled output of an "
         "encoder without position encoding unchanged; adding one breaks the tie",
-        lesson=r"exactly the same vector (differences $\sim 10^{-16}$); a position encoding is needed",
+        lesson=r"exactly the same vector (differences $\sim 10^{-16}$); a position encoding "
+        "is needed",
         measured=f"no PE: relative difference {same:.1g}; sinusoidal PE: {differ:.1%}",
         ok=same <= ROUNDING and differ >= 1e-3,
         condition=f"2-block Pre-LN encoder, d = 8, 2 heads; max |difference| / max |output|: "

@@ -32,8 +32,8 @@ def _no_residual(seeds: range) -> ClaimResult:
         id="F5.1",
         statement="Without residual connections the tokens collapse into one vector: at layer 6 "
         "the token diversity is at rounding level and every pair of tokens has cosine 1.",
-        lesson=r"diversity below $10^{-10}$ at layer 6 (in fact $\sim 10^{-16}$); the similarity matrix is all "
-        "ones",
+        lesson=r"diversity below $10^{-10}$ at layer 6 (in fact $\sim 10^{-16}$); the similarity "
+        "matrix is all ones",
         measured=f"seed {DEFAULT_SEED}, layer 6: diversity {max(div_default.values()):.1e} (worst "
         f"of no LN / Pre-LN / Post-LN), smallest cosine {min_cos:.12f}; Pre-LN over "
         f"{len(seeds)} seeds: at most {max(sweep):.1e}",

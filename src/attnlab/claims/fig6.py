@@ -122,7 +122,8 @@ def _generation_cost() -> ClaimResult:
         id="M2",
         statement="Generating n tokens by recomputing every step costs Σt² ≈ n³/3 dot products "
         "(≈ n³/6 if masked cells are skipped); with the KV cache Σt ≈ n²/2.",
-        lesson=r"$\sim n^3/3$ recomputing ($\sim n^3/6$ skipping masked cells); $\sim n^2/2$ with the cache",
+        lesson=r"$\sim n^3/3$ recomputing ($\sim n^3/6$ skipping masked cells); $\sim n^2/2$ with "
+        "the cache",
         measured=f"n = {n}: counts / formula = {ratios['recompute_full']:.4f}, "
         f"{ratios['recompute_skip_masked']:.4f}, {ratios['cached']:.4f}; cell counts at "
         f"n = {m} {'agree' if agree else 'DISAGREE'} with the closed forms",

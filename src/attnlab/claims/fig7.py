@@ -72,8 +72,8 @@ def _crossover() -> ClaimResult:
         id="F7.2",
         statement="One layer's forward pass costs 24·n·d² FLOPs in projections and MLP and "
         "4·n²·d in attention; attention's share is n / (n + 6d), half at n = 6d.",
-        lesson="linear $24nd^2$, attention $4n^2d$, share $n/(n + 6d)$; crossover 3072 (small, $d = 512$) "
-        "and 24576 (7B-class, $d = 4096$)",
+        lesson="linear $24nd^2$, attention $4n^2d$, share $n/(n + 6d)$; crossover 3072 "
+        "(small, $d = 512$) and 24576 (7B-class, $d = 4096$)",
         measured=f"crossover {found['crossover_small']} (small), {found['crossover_7b']} (7b); "
         "parts add up to the total and match the closed forms",
         ok=ok and (found["crossover_small"], found["crossover_7b"]) == (3072, 24576),
