@@ -473,3 +473,58 @@ def test_every_claim_has_a_title_in_both_languages() -> None:
     for cid in all_checks():
         assert f"claim.{cid}" in en and f"claim.{cid}" in zh, cid
         assert CJK.search(zh[f"claim.{cid}"]), cid
+
+
+# --- the claims panel: the numbers it shows as measured are the text's ---------------------------
+
+
+def _text_formats(lang: str) -> dict[tuple[str, str], set[str]]:
+    """(claim, name) → the format specs the lesson text shows that value in."""
+    found: dict[tuple[str, str], set[str]] = {}
+    for name in [*lesson.PART_FILES, lesson.GLOSSARY_FILE]:
+        source = (lesson.CONTENT / lang / name).read_text("utf-8")
+        for m in lesson.PLACEHOLDER_RE.finditer(source):
+            found.setdefault((m[1], m[2]), set()).add(m[3] or "")
+    return found
+
+
+def test_the_panel_shows_the_engines_values_in_the_texts_formats() -> None:
+    """The "this page measures" column is a sentence per claim whose numbers are placeholders
+    (filled like the text's slots): each names a measured value, and where the text shows the
+    same value it uses the same format, so both show the same digits. Any other number in it is a
+    whole-number setting of the check (4 cameras, 1500 steps) that the engine's condition, its
+    report or the claim's title names; the textbook's numbers stay in their own column."""
+    from attnlab.claims import run_claims
+
+    results = {r.id: r for r in run_claims()}
+    for lang in lesson.LANGS:
+        catalogue = json.loads((I18N / f"{lang}.json").read_text("utf-8"))
+        formats = _text_formats(lang)
+        for cid, result in results.items():
+            sentence = catalogue[f"claimmeasured.{cid}"]
+            slots = list(lesson.PLACEHOLDER_RE.finditer(sentence))
+            assert slots, (lang, cid, "shows no measured value")
+            for m in slots:
+                assert m[1] == cid and m[2] in result.values, (lang, cid, m[0])
+                assert lesson_values.format_value(result.values[m[2]], m[3]), (lang, m[0])
+                shown_in_text = formats.get((m[1], m[2]))
+                assert not shown_in_text or (m[3] or "") in shown_in_text, (
+                    f"{lang}: the panel shows {m[0]}, the text {sorted(shown_in_text)}"
+                )
+            for formula in re.findall(r"\$[^$]*\$", sentence):
+                assert "{{" not in formula, (lang, cid, "a slot inside math is not filled")
+            rest = lesson.PLACEHOLDER_RE.sub(" ", sentence)
+            assert not re.search(r"\d\.\d", rest), (lang, cid, "a decimal that is not measured")
+            settings = set(re.findall(r"\d+", result.condition + result.measured))
+            settings |= set(re.findall(r"\d+", catalogue[f"claim.{cid}"]))
+            for number in re.findall(r"(?<![A-Za-z\d])\d+(?![A-Za-z\d])", rest):  # not 7B, fp16
+                assert number in settings, (lang, cid, f"{number}: neither measured nor a setting")
+
+
+def test_the_panel_sentences_exist_for_every_claim_and_no_other() -> None:
+    from attnlab.claims import all_checks
+
+    for lang in lesson.LANGS:
+        catalogue = json.loads((I18N / f"{lang}.json").read_text("utf-8"))
+        keys = {k.split(".", 1)[1] for k in catalogue if k.startswith("claimmeasured.")}
+        assert keys == set(all_checks()), lang

@@ -20,7 +20,8 @@ CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
 PARTS = [p["id"] for p in lesson.load_lesson("en", None)["parts"]]
 FIG_OF_PART = {"lookup": ["lookup"], "training": ["training"], "robots": ["tokens"],
                "parts": ["scaling", "position", "depth", "kv-cache"]}  # fmt: skip
-SLOTS_JS = """() => [...document.querySelectorAll('main span.val[data-claim]')].map(s => [
+SLOTS_JS = """(panel) => [...document.querySelectorAll('main span.val[data-claim]')]
+  .filter(s => Boolean(s.closest('#check-panel')) === panel).map(s => [
   s.dataset.claim, s.dataset.name, s.dataset.fmt, s.textContent, s.matches('.pending')])"""
 SWEEP_ONLY = 4  # F2.2's and F2.6's 10th and 90th percentiles come from seed sweeps only
 
@@ -100,7 +101,7 @@ def test_the_text_s_numbers_are_the_engine_s(loaded_lesson, server) -> None:
     page.wait_for_function(f"+document.documentElement.dataset.pendingValues <= {SWEEP_ONLY}")
     answer = _measured(server)
     fast = {c["id"]: c["values"] for c in answer["claims"]}
-    slots = page.evaluate(SLOTS_JS)
+    slots = page.evaluate(SLOTS_JS, False)
     assert {f"{c}.{n}" for c, n, *_ in slots} == lesson.placeholders("en")
     for claim, name, fmt, shown, pending in slots:
         if pending:
@@ -277,3 +278,22 @@ def test_check_the_numbers_shows_every_claim_and_reruns_live(open_lesson, server
     status = page.inner_text("#check-panel .check-status")
     assert "measured again just now" in status and f"{len(rows)} of {len(rows)}" in status
     assert page.locator("#s-training span.val.pending").count() <= 4  # the text keeps its numbers
+
+
+def test_the_panel_s_measured_numbers_are_the_text_s(open_lesson) -> None:
+    page = open_lesson()
+    page.wait_for_function(f"+document.documentElement.dataset.pendingValues <= {SWEEP_ONLY}")
+    page.wait_for_function("document.querySelectorAll('#check-panel .claim').length > 30")
+    labels = page.eval_on_selector_all(".claim-nums dt", "els => els.map(e => e.innerText)")
+    assert set(labels) == {"The textbook states", "This page measures"}
+    text = {(c, n, f): shown for c, n, f, shown, _ in page.evaluate(SLOTS_JS, False)}
+    panel = page.evaluate(SLOTS_JS, True)
+    assert len({c for c, *_ in panel}) > 30  # every claim shows measured values
+    shared = [(c, n, f, shown) for c, n, f, shown, _ in panel if (c, n, f) in text]
+    assert len(shared) > 20
+    for claim, name, fmt, shown in shared:
+        assert shown == text[(claim, name, fmt)], (claim, name)
+    # the panel's formulas are typeset: d_k ≥ 256 in F3.1's title, q_m·k_n in F4.3's
+    for claim in ("F3.1", "F4.3", "F1.1"):
+        assert page.locator(f"#check-panel .claim[data-claim='{claim}'] .katex").count() > 0, claim
+    assert "$" not in page.inner_text("#check-panel .claims")

@@ -55,7 +55,8 @@ def check_f1_1() -> ClaimResult:
         id="F1.1",
         statement="Soft-lookup weights are non-negative and sum to 1, so the output stays in "
         "the convex hull of the values",
-        lesson="α_i ≥ 0, Σα_i = 1, ŷ in the convex hull of the v_i",
+        lesson=r"$\alpha_i \ge 0$, $\sum_i\alpha_i = 1$, $\hat{\mathbf y}$ in the convex hull of "
+        r"the $\mathbf v_i$",
         measured=f"{len(outs)} queries: min weight {min_w:.2g}, max |Σα − 1| {sum_err:.1g}, "
         f"{outside} outputs outside the hull",
         ok=min_w >= 0.0 and sum_err <= 1e-12 and outside == 0,
@@ -158,7 +159,8 @@ def check_f1_4() -> ClaimResult:
         id="F1.4",
         statement="Hard lookup jumps and has zero gradient with respect to q; the soft lookup's "
         "gradient ‖∂ŷ/∂q‖ is non-zero and matches finite differences",
-        lesson="hard: jumps, ∂ŷ/∂q = 0; soft: ‖∂ŷ/∂q‖ ≠ 0",
+        lesson=r"hard: jumps, $\partial\hat{\mathbf y}/\partial\mathbf q = 0$; soft: "
+        r"$\|\partial\hat{\mathbf y}/\partial\mathbf q\| \ne 0$",
         measured=f"across a boundary 1e-6 wide: hard jumps {hard_jump:.1f} cm, soft moves "
         f"{soft_jump:.1g} cm; hard ‖∂ŷ/∂q‖ = {hard_grad:g}, soft ≥ {soft_grad:.3g} cm per "
         "unit of q; "

@@ -54,8 +54,8 @@ F3_1 = dict(
     id="F3.1",
     statement="Without scaling, d_k ≥ 256 saturates the softmax: one key takes most of the "
     "weight and the Jacobian shrinks to a fraction of the scaled one",
-    lesson="unscaled, d_k ≥ 256: mean max weight > 0.9 (about 0.93 at 256); Jacobian norm "
-    "about a third of the scaled one (30% at 256, says the pitfall)",
+    lesson=r"unscaled, $d_k \ge 256$: mean max weight > 0.9 (about 0.93 at 256); Jacobian norm "
+    "about a third of the scaled one (three tenths at 256, says the pitfall)",
 )
 
 
@@ -112,7 +112,7 @@ def check_f3_1_sweep() -> ClaimResult:
 F3_2 = dict(
     id="F3.2",
     statement="With scaling the largest weight stays near its d_k = 1 value for every d_k",
-    lesson="scaled, d_k ≥ 256: mean max weight about 0.25; at d_k = 1 about 0.21",
+    lesson=r"scaled, $d_k \ge 256$: mean max weight about 0.25; at $d_k = 1$ about 0.21",
 )
 F3_2_CONDITION = (
     "mean max weight within 0.25 ± 0.02 at d_k = 256, 512, 1024 and within 0.21 ± 0.02 at "

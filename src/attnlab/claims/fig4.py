@@ -35,7 +35,7 @@ def check_f4_1() -> ClaimResult:
         id="F4.1",
         statement="Without a position encoding, a trajectory and its reverse give the same "
         "pooled output of a self-attention layer",
-        lesson="the two sets of bars coincide, up to ~1e-16",
+        lesson=r"the two sets of bars coincide, up to $\sim 10^{-16}$",
         measured=f"max |difference| {diff:.1g} (relative {rel:.1g}) over the 8 outputs",
         ok=rel <= ROUNDING,
         condition=f"‖a − b‖ / ‖a‖ ≤ {ROUNDING:g} (6 waypoints, d = 8, layer seed "
@@ -112,7 +112,7 @@ def check_f4_3() -> ClaimResult:
         id="F4.3",
         statement="RoPE: moving both positions together turns both arrows but leaves the "
         "score q_m·k_n unchanged, since it depends only on n − m",
-        lesson="m and n moved together (≥ 3 steps): q_m·k_n unchanged",
+        lesson=r"$m$ and $n$ moved together (≥ 3 steps): $\mathbf q_m\cdot\mathbf k_n$ unchanged",
         measured=f"score {base['rope_score']:.4f}; shifts of 1…10 change it by at most "
         f"{change:.1g} while q_m moves ≥ {turned:.2f}; moving n alone by 1 changes it by "
         f"{other:.3f}",
@@ -134,7 +134,8 @@ def check_f4_4() -> ClaimResult:
         id="F4.4",
         statement="The dot product of two sinusoidal encodings depends only on the distance "
         "between the positions",
-        lesson="PE(p)·PE(p') depends only on p − p' (d = 32, positions 0…63)",
+        lesson=r"$\mathrm{PE}(p)\cdot\mathrm{PE}(p')$ depends only on $p - p'$ "
+        "($d = 32$, positions 0…63)",
         measured=f"for every offset p − p' the 64×64 dot products agree to {spread:.1g}; "
         f"they range over [{first_row.min():.2f}, {first_row.max():.2f}] as the offset "
         "changes",
@@ -174,7 +175,8 @@ def check_m1() -> ClaimResult:
         id="M1",
         statement="Without a mask, self-attention is permutation-equivariant, cross-attention's "
         "output ignores the order of the keys, and a mean-pooled Transformer is invariant",
-        lesson="Attn(PX) = P·Attn(X); Attn(Y ← PX) = Attn(Y ← X); no PE + mean pool: invariant",
+        lesson=r"$\mathrm{Attn}(PX) = P\,\mathrm{Attn}(X)$; $\mathrm{Attn}(Y \leftarrow PX) = "
+        r"\mathrm{Attn}(Y \leftarrow X)$; no PE + mean pool: invariant",
         measured=f"20 permutations of 6 tokens: self {err_self:.1g}, cross {err_cross:.1g}, "
         f"2-block encoder pooled {err_pool:.1g} (relative)",
         ok=max(err_self, err_cross, err_pool) <= ROUNDING,
@@ -208,7 +210,8 @@ def check_e2() -> ClaimResult:
         id="E2",
         statement="Exercise 2: reversing 10 waypoints leaves the mean-pooled output of an "
         "encoder without position encoding unchanged; adding one breaks the tie",
-        lesson="exactly the same vector (differences ~1e-16); a position encoding is needed",
+        lesson=r"exactly the same vector (differences $\sim 10^{-16}$); a position encoding "
+        "is needed",
         measured=f"no PE: relative difference {same:.1g}; sinusoidal PE: {differ:.1%}",
         ok=same <= ROUNDING and differ >= 1e-3,
         condition=f"2-block Pre-LN encoder, d = 8, 2 heads; max |difference| / max |output|: "

@@ -32,8 +32,8 @@ def _no_residual(seeds: range) -> ClaimResult:
         id="F5.1",
         statement="Without residual connections the tokens collapse into one vector: at layer 6 "
         "the token diversity is at rounding level and every pair of tokens has cosine 1.",
-        lesson="diversity below 1e-10 at layer 6 (in fact ~1e-16); the similarity matrix is all "
-        "ones",
+        lesson=r"diversity below $10^{-10}$ at layer 6 (in fact $\sim 10^{-16}$); the similarity "
+        "matrix is all ones",
         measured=f"seed {DEFAULT_SEED}, layer 6: diversity {max(div_default.values()):.1e} (worst "
         f"of no LN / Pre-LN / Post-LN), smallest cosine {min_cos:.12f}; Pre-LN over "
         f"{len(seeds)} seeds: at most {max(sweep):.1e}",
@@ -63,7 +63,7 @@ def _no_layer_norm(seeds: range) -> ClaimResult:
         id="F5.2",
         statement="With the residual on but no LayerNorm (MLP on), every block multiplies the "
         "residual stream by a factor: past 20 layers its RMS exceeds 1e5.",
-        lesson="RMS above 1e5 at depth > 20",
+        lesson="RMS above $10^5$ at depth > 20",
         measured=f"seed {DEFAULT_SEED}: RMS {stream[21]:.2e} at layer 21, {stream[24]:.2e} at 24 "
         f"(first above 1e5 at layer {first_over}); {len(seeds)} seeds at layer 21: smallest "
         f"{min(sweep21):.2e}, median {np.median(sweep21):.2e}",

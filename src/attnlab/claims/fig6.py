@@ -56,7 +56,7 @@ def _block_counts() -> ClaimResult:
     extra = p * (p - 1) // 2  # the prefix also sees its later tokens: P × P's upper triangle
     expected = (n * (n + 1) // 2 + extra, sum(k * (k + 1) // 2 + extra for k in range(p, n + 1)))
     return _counts_claim(
-        "F6.2", "block", "counts shown likewise (no number stated; 120 and 660)", expected
+        "F6.2", "block", "counts shown likewise (the textbook states no number)", expected
     )
 
 
@@ -122,7 +122,8 @@ def _generation_cost() -> ClaimResult:
         id="M2",
         statement="Generating n tokens by recomputing every step costs Σt² ≈ n³/3 dot products "
         "(≈ n³/6 if masked cells are skipped); with the KV cache Σt ≈ n²/2.",
-        lesson="~n³/3 recomputing (~n³/6 skipping masked cells); ~n²/2 with the cache",
+        lesson=r"$\sim n^3/3$ recomputing ($\sim n^3/6$ skipping masked cells); $\sim n^2/2$ with "
+        "the cache",
         measured=f"n = {n}: counts / formula = {ratios['recompute_full']:.4f}, "
         f"{ratios['recompute_skip_masked']:.4f}, {ratios['cached']:.4f}; cell counts at "
         f"n = {m} {'agree' if agree else 'DISAGREE'} with the closed forms",

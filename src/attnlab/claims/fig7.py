@@ -72,8 +72,8 @@ def _crossover() -> ClaimResult:
         id="F7.2",
         statement="One layer's forward pass costs 24·n·d² FLOPs in projections and MLP and "
         "4·n²·d in attention; attention's share is n / (n + 6d), half at n = 6d.",
-        lesson="linear 24nd², attention 4n²d, share n/(n + 6d); crossover 3072 (small, d = 512) "
-        "and 24576 (7B-class, d = 4096)",
+        lesson="linear $24nd^2$, attention $4n^2d$, share $n/(n + 6d)$; crossover 3072 "
+        "(small, $d = 512$) and 24576 (7B-class, $d = 4096$)",
         measured=f"crossover {found['crossover_small']} (small), {found['crossover_7b']} (7b); "
         "parts add up to the total and match the closed forms",
         ok=ok and (found["crossover_small"], found["crossover_7b"]) == (3072, 24576),
@@ -119,7 +119,7 @@ def _kv_bytes() -> ClaimResult:
         id="F7.4",
         statement="The KV cache holds one key and one value of width d per token and layer: "
         "2 · L · n · d · b bytes, b = 2 in fp16.",
-        lesson="KV cache = 2·L·n·d·b bytes (fp16: b = 2)",
+        lesson=r"KV cache = $2\cdot L\cdot n\cdot d\cdot b$ bytes (fp16: $b = 2$)",
         measured=f"the figure equals the formula on {len(checked)} settings; small model, "
         f"n = {example['n']}: {example['kv_cache_bytes']['total'] / 2**20:.1f} MiB",
         ok=ok,
@@ -177,8 +177,8 @@ def _exercise_5() -> ClaimResult:
         id="E5",
         statement="Halving the patch side doubles the patches per direction: 4× the tokens, 16× "
         "the entries of each attention matrix, 4× the projections and MLP.",
-        lesson="14 × 14 = 196 → 28 × 28 = 784 tokens (4×); 196² ≈ 38 thousand → 784² ≈ 610 "
-        "thousand entries (16×); linear parts 4×",
+        lesson=r"14 × 14 = 196 → 28 × 28 = 784 tokens (4×); $196^2 \approx 3.8\times10^4$ → "
+        r"$784^2 \approx 61\times10^4$ entries (16×); linear parts 4×",
         measured=f"{v['patches_16']} → {v['tokens_8']} tokens (×{v['token_ratio']:g}); "
         f"{v['matrix_16']} → {v['matrix_8']} entries (×{v['matrix_8'] / v['matrix_16']:g}); "
         f"linear ×{v['linear_ratio']:g}",

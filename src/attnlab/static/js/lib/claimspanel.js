@@ -1,13 +1,20 @@
-// "Check the numbers": every claim of the lesson (shared/CLAIMS.md) as the server measured it —
-// what the lesson says, what our engine gives, whether it holds — and a button that measures the
-// fast ones again, live. The same measurements fill the number slots of the text, so the panel
-// polls GET /api/claims/measured while a run is going on and hands every snapshot's values on.
-// Also here: the reader's own progress (try-its, exercises) and the button that resets it.
+// "Check the numbers": every claim of the lesson (shared/CLAIMS.md) as the server measured it,
+// in three columns named for what they hold — what the textbook states (its own numbers), what
+// this page measures (the engine's values, as number slots in the text's own formats, so the
+// panel and the text always show the same numbers) and the condition checked — and a button that
+// measures the fast ones again, live. The same measurements fill the number slots of the text,
+// so the panel polls GET /api/claims/measured while a run is going on and hands every snapshot's
+// values on. Also here: the reader's own progress (try-its, exercises) and the button that resets it.
 
 import { getJSON } from "./api.js";
+import { formatValue, lookup } from "./lessonvalues.js";
+import { renderMath } from "./math.js";
 
 const POLL_MS = 700; // while a run goes on (slower than Playwright's 500 ms "network idle")
 const esc = (s) => String(s ?? "").replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+
+// {{F2.2.steps}} or {{F2.2.mlp_cm:.0f}} in a "claimmeasured.*" string: a number the engine measured.
+const PLACEHOLDER = /\{\{\s*(F\d\.\d+|M\d+|E\d+)\.([a-z_][a-z0-9_]*)(?::([^}]*))?\s*\}\}/g;
 
 /** "F2.6" → "F2", "M1" → "M", "E3" → "E": the group a claim is shown in. */
 const groupOf = (id) => (id.startsWith("F") ? id.split(".")[0] : id[0]);
@@ -51,14 +58,30 @@ export function createClaimsPanel(container, { t, announce, onValues, counts, pr
     return t(key, { ok, total: list.length, seconds: (s.seconds ?? 0).toFixed(1) });
   }
 
+  /** A catalogue string with its {{claim.name:fmt}} placeholders as the text's number slots. */
+  function withSlots(text) {
+    return esc(text).replace(PLACEHOLDER, (whole, claim, name, fmt = "") => {
+      const shown = formatValue(lookup(values, claim, name), fmt);
+      return `<span class="val${shown === null ? " pending" : ""}" data-claim="${claim}" data-name="${name}" `
+        + `data-fmt="${esc(fmt)}">${esc(shown ?? "…")}</span>`;
+    });
+  }
+
+  /** The catalogue's string for `key`, or null when it has none. */
+  const own = (key) => (t(key) === key ? null : t(key));
+
   function row(c) {
-    const title = t(`claim.${c.id}`) === `claim.${c.id}` ? c.statement : t(`claim.${c.id}`);
-    // What the lesson says is lesson text, kept in both catalogues (the English one is tested to
-    // match the registry's); what was measured is the engine's own sentence, in English.
-    const said = t(`claimlesson.${c.id}`) === `claimlesson.${c.id}` ? c.lesson : t(`claimlesson.${c.id}`);
+    const title = own(`claim.${c.id}`) ?? c.statement;
+    // The textbook's words, kept in both catalogues (the English one is tested to match the
+    // registry's); what this page measures: the engine's values in the catalogue's sentence; the
+    // condition: the engine's own sentence, in English.
+    const said = own(`claimlesson.${c.id}`) ?? c.lesson;
+    const template = own(`claimmeasured.${c.id}`);
+    const measured = template === null ? `<dd data-col="measured" lang="en">${esc(c.measured)}</dd>`
+      : `<dd data-col="measured">${withSlots(template)}</dd>`;
     const nums = c.error ? `<p class="claim-error" lang="en">${esc(c.error)}</p>`
-      : `<dl class="claim-nums"><dt>${esc(t("check.lesson"))}</dt><dd>${esc(said)}</dd>`
-        + `<dt>${esc(t("check.measured"))}</dt><dd lang="en">${esc(c.measured)}</dd></dl>`
+      : `<dl class="claim-nums"><dt>${esc(t("check.lesson"))}</dt><dd data-col="textbook">${esc(said)}</dd>`
+        + `<dt>${esc(t("check.measured"))}</dt>${measured}</dl>`
         + `<details class="claim-test"><summary>${esc(t("check.test"))}</summary><p lang="en">${esc(c.condition)}</p></details>`;
     const mark = c.ok ? "✓" : "✗";
     const seconds = typeof c.seconds === "number" ? `${c.seconds.toFixed(c.seconds < 0.1 ? 3 : 2)} s` : "";
@@ -109,7 +132,11 @@ export function createClaimsPanel(container, { t, announce, onValues, counts, pr
     bar.max = snapshot?.state?.total || 1;
     bar.value = Math.min(snapshot?.state?.done ?? 0, bar.max);
     const html = claimsHTML();
-    if (html !== shownClaims) container.querySelector(".claims").innerHTML = shownClaims = html;
+    if (html !== shownClaims) {
+      const list = container.querySelector(".claims");
+      list.innerHTML = shownClaims = html;
+      renderMath(list); // d_k ≥ 256, q_m·k_n, α_i typeset as in the text
+    }
   }
 
   function renderProgress() {
