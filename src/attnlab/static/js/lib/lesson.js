@@ -122,7 +122,7 @@ export function createLesson({ t, announce, markSymbols, progress, root = docume
   }
 
   const tries = createTries({ progress, t, announce, renderBlocks, root });
-  const exercises = createExercises({ progress, t, announce, renderBlocks, root });
+  const exercises = createExercises({ progress, t, announce, renderBlocks, renderHTML, root });
   const glossary = createGlossary({ t, renderHTML, root });
 
   /** A figure's caption from the text: its bold lead becomes the figure's title. */
