@@ -143,6 +143,8 @@ async function start() {
   renderAllMath(markSymbols);
   if (figures.error) showError(t("page.apiError", { message: figures.error }));
   else notice.show(store.linkProblems()); // without the descriptions every setting looks unknown
+  // A view that finds a link's setting out of range only later (FIG 2: the server's step limit).
+  document.addEventListener("attnlab:link-problem", (event) => notice.add(event.detail));
 
   // Every answer a view draws, and every change of its settings, is also an event: the lesson's
   // try-its tick on it (lib/tries.js). `acted`: the reader has changed this figure since the page

@@ -43,7 +43,7 @@ export function problemText(problem, { t, store }) {
 /**
  * The link notice in `region` (an element with role=status that stays in the page, so that
  * screen readers hear what is put in it). show(problems) replaces what it says ([] hides it);
- * relabel() rewrites it in the current language; dismiss() closes it.
+ * add(problem) adds one; relabel() rewrites it in the current language; dismiss() closes it.
  */
 export function createNotice(region, { t, store }) {
   let problems = [];
@@ -79,6 +79,11 @@ export function createNotice(region, { t, store }) {
   return {
     show(list) {
       problems = [...(list ?? [])];
+      render();
+    },
+    /** One more piece found wrong later (e.g. FIG 2's step beyond the server's limit). */
+    add(problem) {
+      problems = [...problems.filter((p) => p.key !== problem.key), problem];
       render();
     },
     relabel: render,
