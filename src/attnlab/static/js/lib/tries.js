@@ -50,7 +50,8 @@ export function createTries({ progress, t, announce, renderBlocks, root = docume
       + `<header class="try-head"><span class="try-label" id="try-${esc(block.id)}-h">${esc(t("try.label"))}`
       + ` <span class="try-fig">FIG ${fig}</span></span>`
       + `<span class="try-done" hidden>${esc(t("try.done"))}</span>`
-      + `<a class="try-back" href="#${esc(back)}" data-jump="${esc(back)}">${esc(t("tasks.back", { n: fig }))}</a></header>`
+      + `<a class="try-back" href="#${esc(back)}" data-jump="${esc(back)}" aria-label="${esc(t("tasks.backLabel", { n: fig }))}">`
+      + `${esc(t("tasks.back"))}</a></header>`
       + `<div class="try-body">${renderBlocks(block.body)}</div>`
       + `<ol class="try-stages" aria-label="${esc(t("try.stages"))}">${stages}</ol></aside>`;
   }
