@@ -73,7 +73,8 @@ def test_out_of_range_settings_are_named_with_their_range_and_what_is_used(
     _whole_lesson_is_there(page, recorder)
     items = _notice_items(page)
     assert len(items) == 3, items
-    q, heads, cameras = params["lookup"]["q"], params["training"]["heads"], params["tokens"]["cameras"]
+    q, heads = params["lookup"]["q"], params["training"]["heads"]
+    cameras = params["tokens"]["cameras"]
     # ranges and replacements as the server describes them (GET /api/figures), not restated
     assert items[0].startswith("lookup.q (FIG 1) = 99,99")
     assert f"from {q['min']:g} to {q['max']:g}" in items[0]
@@ -147,7 +148,9 @@ def _tex_left(page: Any) -> list[str]:
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_no_tex_source_in_what_the_reader_sees(open_lesson, lang: str) -> None:
     page = open_lesson(f"#lang={lang}")
-    page.wait_for_function("document.documentElement.dataset.pendingValues === '0'", timeout=120_000)
+    page.wait_for_function(
+        "document.documentElement.dataset.pendingValues === '0'", timeout=120_000
+    )
     assert page.locator(".exercise .katex").count() > 0  # the options' formulas are drawn
     found = _tex_left(page)
     heard = []
@@ -185,7 +188,9 @@ def test_try_its_tick_inside_their_figure(page, server, viewport) -> None:
     # every figure with a try-it lists its tasks, in lesson order, above its controls
     for name in {t["figure"] for t in lesson.tries("en")}:
         ids = [t["id"] for t in lesson.tries("en") if t["figure"] == name]
-        shown = page.eval_on_selector_all(f"#fig-{name} .ft-task", "els => els.map(e => e.dataset.task)")
+        shown = page.eval_on_selector_all(
+            f"#fig-{name} .ft-task", "els => els.map(e => e.dataset.task)"
+        )
         assert shown == ids, name
     assert _box(page, tasks)["bottom"] <= _box(page, f"{fig} .fig-body")["top"] + 1
     assert page.eval_on_selector(tasks, "el => el.scrollWidth <= el.clientWidth")
@@ -204,7 +209,7 @@ def test_try_its_tick_inside_their_figure(page, server, viewport) -> None:
     page.wait_for_function("document.activeElement?.id === 'fig-position-tasks'")
     page.wait_for_timeout(700)  # the smooth scroll
     box = _box(page, tasks)
-    assert 0 <= box["top"] and box["bottom"] <= page.viewport_size["height"]
+    assert box["top"] >= 0 and box["bottom"] <= page.viewport_size["height"]
     assert page.evaluate("location.hash").startswith("#lang=")  # still the state, not an anchor
 
 
