@@ -90,6 +90,44 @@ def test_bad_values_in_a_link_fall_back_to_defaults(js, hash_: str, expected: in
     assert got == expected
 
 
+def test_every_piece_of_a_link_stands_alone_and_the_bad_ones_are_reported(js) -> None:
+    out = js(
+        """const h = "#lookup.q=%E0%A4%A&scaling.d_k=256&%ZZ=1&lang=zh&scaling.t=2"
+             + "&lookup.nope=1&constructor.x=1&scaling.scaled=%";
+           const d = S.decodeHash(h, arg);
+           const store = S.createStore(arg, {hash: h});
+           return {lang: d.lang, figs: d.figs, problems: d.problems.map((p) =>
+             [p.key, p.given, p.reason, p.fig ?? null, p.spec?.name ?? null]),
+             kept: store.state.figs.scaling, same: store.linkProblems().length};""",
+        SPECS,
+    )
+    assert out["lang"] == "zh"
+    assert out["figs"] == {"scaling": {"d_k": 256}}
+    assert out["problems"] == [
+        ["lookup.q", "%E0%A4%A", "malformed", "lookup", "q"],  # cut mid-escape: the value
+        ["%ZZ", "1", "malformed", None, None],  # … or the name
+        ["scaling.t", "2", "invalid", "scaling", "t"],  # out of its range
+        ["lookup.nope", "1", "unknown", None, None],
+        ["constructor.x", "1", "unknown", None, None],  # not a figure, whatever Object has
+        ["scaling.scaled", "%", "malformed", "scaling", "scaled"],
+    ]
+    assert out["kept"] == {"d_k": 256, "scaled": True, "t": 0.5}
+    assert out["same"] == 6
+
+
+def test_a_loaded_link_replaces_the_reported_problems(js) -> None:
+    out = js(
+        """const store = S.createStore(arg, {hash: "#lang=fr"});
+           const first = store.linkProblems().map((p) => [p.key, p.reason]);
+           store.load("#scaling.d_k=0&scaling.t=0.25");
+           return {first, then: store.linkProblems().map((p) => [p.key, p.given]),
+                   t: store.state.figs.scaling.t, lang: store.state.lang};""",
+        SPECS,
+    )
+    assert out["first"] == [["lang", "invalid"]] and out["lang"] == "en"
+    assert out["then"] == [["scaling.d_k", "0"]] and out["t"] == 0.25
+
+
 def test_store_set_reports_only_real_changes(js) -> None:
     out = js(
         """const store = S.createStore(arg);

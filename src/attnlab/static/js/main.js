@@ -12,6 +12,7 @@ import { initHighlight } from "./lib/highlight.js";
 import { applyI18n, browserLang, loadCatalogues, translator } from "./lib/i18n.js";
 import { createLesson, keepPlace } from "./lib/lesson.js";
 import { renderMath } from "./lib/math.js";
+import { createNotice } from "./lib/notice.js";
 import { createProgress } from "./lib/progress.js";
 import { createStore, decodeHash } from "./lib/state.js";
 import { createAnnouncer, figureViews } from "./lib/view.js";
@@ -128,6 +129,7 @@ async function start() {
   const t = translator(catalogues, () => store.state.lang);
   const markSymbols = initHighlight(document);
   const announce = createAnnouncer(document.getElementById("announcer"));
+  const notice = createNotice(document.getElementById("link-notice"), { t, store });
   const text = startLesson({ store, t, announce, markSymbols });
   text.lesson.prime(firstLang, firstText);
 
@@ -140,6 +142,9 @@ async function start() {
   showLangButtons(store.state.lang);
   renderAllMath(markSymbols);
   if (figures.error) showError(t("page.apiError", { message: figures.error }));
+  else notice.show(store.linkProblems()); // without the descriptions every setting looks unknown
+  // A view that finds a link's setting out of range only later (FIG 2: the server's step limit).
+  document.addEventListener("attnlab:link-problem", (event) => notice.add(event.detail));
 
   // Every answer a view draws, and every change of its settings, is also an event: the lesson's
   // try-its tick on it (lib/tries.js). `acted`: the reader has changed this figure since the page
@@ -168,6 +173,7 @@ async function start() {
         applyI18n(document, t, lang);
         showLangButtons(lang);
         renderAllMath(markSymbols);
+        notice.relabel();
         views.relabelAll();
         document.dispatchEvent(new CustomEvent("attnlab:lang", { detail: { lang } }));
       }).then(() => announce(t("page.langChanged")));
@@ -178,6 +184,7 @@ async function start() {
     const raw = window.location.hash;
     if (!raw.includes("=")) return; // a plain anchor: let the browser scroll
     views.remount(store.load(raw));
+    notice.show(store.linkProblems());
   });
 
   wireContents();

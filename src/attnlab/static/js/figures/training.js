@@ -11,6 +11,7 @@ import { html, el } from "../lib/svg.js";
 import { tableScene } from "../lib/table.js";
 import { trainSocket } from "../lib/trainsocket.js";
 import { trainingReadouts } from "../lib/trainreadouts.js";
+import { linkedSteps, STEP_PARAM } from "../lib/trainlink.js";
 
 // Colour indices (attnlab.tabletop.scenes.COLOURS) of the display scene's six slots, in order:
 // the default four blocks are green, blue, red, yellow; orange only appears with six blocks.
@@ -35,6 +36,7 @@ export const VIEW_PARAMS = [
   // Steps per second asked of the server. The engine trains ~3000 a second: unpaced, the curve
   // is over before the eye can follow it, so the page watches at a pace; 0 = as fast as it goes.
   { name: "pace", kind: "choice", choices: PACES, default: 200 },
+  STEP_PARAM, // the step trained to, so that a link retrains to it (lib/trainlink.js)
 ];
 
 /** The display scene from settings: blocks, valid target/second colours, B's index. */
@@ -99,7 +101,12 @@ export function mount(root, ctx) {
   const status = html("div", { class: "status", role: "status" }, root);
 
   // ---- the socket ----------------------------------------------------------------------------
-  const socket = trainSocket({ onMessage, onStatus });
+  const socket = trainSocket({ onMessage: (msg) => {
+    link.before(msg);
+    onMessage(msg);
+    link.after(run.step);
+  }, onStatus });
+  const link = linkedSteps({ ctx, send: (msg) => socket.send(msg) }); // a link's step, retrained
 
   function hello() {
     socket.connect();
@@ -200,7 +207,7 @@ export function mount(root, ctx) {
    */
   function emitData(records) {
     const send = (history) => root.dispatchEvent(new CustomEvent("attnlab:figure-data", { bubbles: true,
-      detail: { name: "training", settings: { ...s() }, data: { history } } }));
+      detail: { name: "training", settings: { ...s() }, data: { history }, acted: !link.replaying } }));
     if (!records.length) send(run.history.slice());
     if (run.stale) return;
     for (const record of records) {
@@ -314,6 +321,7 @@ export function mount(root, ctx) {
   showRunning();
   readouts.progress(0, null, s().task, curves.firstBelow);
   hello();
+  link.begin();
 
   return {
     update(data) {

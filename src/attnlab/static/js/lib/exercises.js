@@ -2,15 +2,19 @@
 // right or wrong (the lesson's feedback for that option), and after a first attempt the worked
 // answer opens, with its numbers filled from the engine like the rest of the text. Choices are
 // kept in this browser (lib/progress.js), so a reader who comes back sees what they tried.
+// Options and feedback are the server's HTML, their formulas drawn by renderHTML (lib/lesson.js).
+
+import { spokenText } from "./math.js";
 
 const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
 const LETTERS = "ABCD";
 
 /**
  * The exercise controller. renderBlock(block, n) → HTML of exercise n; refresh() shows the
- * kept choices; a click on an option is handled by one listener on `root`.
+ * kept choices; a click on an option is handled by one listener on `root`. renderBlocks and
+ * renderHTML draw the text's blocks and one piece of inline HTML (formulas with KaTeX).
  */
-export function createExercises({ progress, t, announce, renderBlocks, root = document }) {
+export function createExercises({ progress, t, announce, renderBlocks, renderHTML, root = document }) {
   const blocks = new Map(); // id → the exercise block (options know which one is correct)
 
   function renderBlock(block, n) {
@@ -18,9 +22,9 @@ export function createExercises({ progress, t, announce, renderBlocks, root = do
     const id = esc(block.id);
     const options = block.options.map((o, i) => `<li class="ex-item" data-i="${i}">`
       + `<button type="button" class="ex-option" data-i="${i}" aria-pressed="false" aria-describedby="ex-${id}-fb${i}">`
-      + `<span class="ex-letter" aria-hidden="true">${LETTERS[i]}</span><span class="ex-text">${o.html}</span>`
+      + `<span class="ex-letter" aria-hidden="true">${LETTERS[i]}</span><span class="ex-text">${renderHTML(o.html)}</span>`
       + `<span class="ex-mark" aria-hidden="true"></span></button>`
-      + `<div class="ex-feedback" id="ex-${id}-fb${i}" hidden><span class="sr-only ex-verdict"></span>${o.feedback}</div></li>`).join("");
+      + `<div class="ex-feedback" id="ex-${id}-fb${i}" hidden><span class="sr-only ex-verdict"></span>${renderHTML(o.feedback)}</div></li>`).join("");
     return `<div class="exercise" id="ex-${id}" data-exercise="${id}" data-anchor="ex:${id}" role="group" aria-labelledby="ex-${id}-h">`
       + `<h3 class="ex-head" id="ex-${id}-h">${esc(t("ex.title", { n }))}</h3>`
       + `<div class="ex-question">${renderBlocks(block.question)}</div>`
@@ -59,7 +63,8 @@ export function createExercises({ progress, t, announce, renderBlocks, root = do
     const i = Number(button.dataset.i);
     const first = progress.chosen(block.id).length === 0;
     progress.choose(block.id, i); // → refresh (subscribed): the verdict is in the feedback now
-    const feedback = box.querySelector(`#ex-${CSS.escape(block.id)}-fb${i}`)?.textContent.trim() ?? "";
+    const node = box.querySelector(`#ex-${CSS.escape(block.id)}-fb${i}`);
+    const feedback = node ? spokenText(node) : ""; // each formula once, not its TeX source
     announce(first ? `${feedback} ${t("ex.answerShown")}` : feedback);
   });
   progress.subscribe(refresh);

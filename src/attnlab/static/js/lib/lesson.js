@@ -3,10 +3,12 @@
 // text places it (the mounted view keeps working) and gets the text's caption; formulas are drawn
 // with KaTeX (symbols carry data-hl for lib/highlight.js); numbers are slots filled from the
 // engine's measurements (lib/lessonvalues.js). Try-its, exercises and the glossary are built here
-// and get their behaviour from lib/tries.js, lib/exercises.js and lib/glossary.js.
+// and get their behaviour from lib/tries.js, lib/exercises.js and lib/glossary.js; each figure
+// lists its own try-its (lib/figuretasks.js).
 
 import { getJSON } from "./api.js";
 import { createExercises } from "./exercises.js";
+import { createFigureTasks } from "./figuretasks.js";
 import { createGlossary } from "./glossary.js";
 import { fillSlots, hasSlot, texWithValues } from "./lessonvalues.js";
 import { formulaHTML } from "./math.js";
@@ -122,8 +124,9 @@ export function createLesson({ t, announce, markSymbols, progress, root = docume
   }
 
   const tries = createTries({ progress, t, announce, renderBlocks, root });
-  const exercises = createExercises({ progress, t, announce, renderBlocks, root });
+  const exercises = createExercises({ progress, t, announce, renderBlocks, renderHTML, root });
   const glossary = createGlossary({ t, renderHTML, root });
+  const figureTasks = createFigureTasks({ progress, t, root });
 
   /** A figure's caption from the text: its bold lead becomes the figure's title. */
   function placeCaption(fig, caption) {
@@ -236,8 +239,10 @@ export function createLesson({ t, announce, markSymbols, progress, root = docume
       counters.exercise = 0;
       counters.pitfall = 0;
       const blocks = lesson.parts.flatMap((p) => p.blocks);
-      tries.setTasks(blocks.filter((b) => b.type === "try"));
+      const tasks = blocks.filter((b) => b.type === "try");
+      tries.setTasks(tasks);
       lesson.parts.forEach(renderPart);
+      figureTasks.render(tasks); // after the text: each line is the first clause of its try box
       const list = root.querySelector("#glossary");
       glossary.hide(); // a definition on screen would be in the other language
       if (list) glossary.render(list, lesson.glossary, lesson.lang);

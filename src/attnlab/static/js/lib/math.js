@@ -46,3 +46,28 @@ export function formulaHTML(tex, { display = false } = {}) {
   if (!mathReady()) return tex;
   return window.katex.renderToString(tex, { ...OPTIONS, displayMode: display, macros: { ...MACROS } });
 }
+
+/** A MathML tree as plain text: roots and fractions kept ("√64 = 8"), the TeX annotation left out. */
+function mathText(node) {
+  if (node.nodeType === Node.TEXT_NODE) return node.textContent.replace(/[\u200b\u2061-\u2064]/g, ""); // invisible operators
+  if (node.localName === "annotation") return "";
+  const parts = [...node.childNodes].map(mathText);
+  const group = (x = "") => (/^[\w.]*$/.test(x) ? x : `(${x})`);
+  if (node.localName === "msqrt") return `√${group(parts.join(""))}`;
+  if (node.localName === "mfrac") return `${group(parts[0])}/${group(parts[1])}`;
+  return parts.join("");
+}
+
+/**
+ * The text of `node` as a listener hears it in a live region: each formula once, from its
+ * MathML ("dk" for d_k, "√64=8"), not KaTeX's TeX annotation nor its drawn glyphs
+ * (textContent would give "dkd_kdk").
+ */
+export function spokenText(node) {
+  const copy = node.cloneNode(true);
+  for (const formula of copy.querySelectorAll(".katex")) {
+    const mathml = formula.querySelector(".katex-mathml math");
+    formula.replaceWith(document.createTextNode(` ${(mathml ? mathText(mathml) : "").trim()} `));
+  }
+  return copy.textContent.replace(/\s+/g, " ").replace(/ ([,.;:!?，。；：）)])/g, "$1").replace(/([（(]) /g, "$1").trim();
+}

@@ -51,27 +51,59 @@ function same(a, b) {
   return encodeValue(a) === encodeValue(b);
 }
 
-/** `{lang, figs}` from a hash string; unknown names and bad values are ignored (defaults win). */
+/** decodeURIComponent, or undefined for text cut in the middle of an escape ("%E0%A4%A", "%"). */
+function decode(text) {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The language as a parameter description, so a bad `lang=` is reported like any setting. */
+export const LANG_SPEC = Object.freeze({ name: "lang", kind: "choice", choices: LANGS, default: "en" });
+
+/**
+ * `{lang, figs, problems}` from a hash string. Every piece stands alone: one that is malformed
+ * (a broken % escape), unknown or out of its range is left out and reported in `problems`
+ * ([{key, given, reason: "malformed" | "unknown" | "invalid", fig?, spec?}]; key is the
+ * setting's name when it could be read), and every other piece is kept.
+ */
 export function decodeHash(hash, specs) {
-  const out = { lang: undefined, figs: {} };
+  const out = { lang: undefined, figs: {}, problems: [] };
   const text = hash.replace(/^#/, "");
   if (!text.includes("=")) return out;
   for (const part of text.split("&")) {
     const eq = part.indexOf("=");
     if (eq < 0) continue;
-    const key = decodeURIComponent(part.slice(0, eq));
-    const raw = decodeURIComponent(part.slice(eq + 1));
-    if (key === "lang") {
-      if (LANGS.includes(raw)) out.lang = raw;
-      continue;
-    }
-    const dot = key.indexOf(".");
-    const fig = key.slice(0, dot);
-    const spec = (specs[fig] ?? []).find((p) => p.name === key.slice(dot + 1));
-    const value = spec ? coerce(spec, raw) : undefined;
-    if (value !== undefined) (out.figs[fig] ??= {})[spec.name] = value;
+    const piece = readPiece(part.slice(0, eq), part.slice(eq + 1), specs);
+    if (piece.problem) out.problems.push(piece.problem);
+    else if (piece.fig === null) out.lang = piece.value;
+    else (out.figs[piece.fig] ??= {})[piece.spec.name] = piece.value;
   }
   return out;
+}
+
+/** One `key=value` piece → {fig, spec, value} (fig null for the language) or {problem}. */
+function readPiece(rawKey, rawValue, specs) {
+  const key = decode(rawKey);
+  if (key === undefined) return { problem: { key: rawKey, given: rawValue, reason: "malformed" } };
+  const [fig, name] = key === "lang" ? [null, "lang"] : splitKey(key);
+  const list = fig !== null && Object.hasOwn(specs, fig) ? specs[fig] : []; // not "constructor" & co.
+  const spec = fig === null ? LANG_SPEC : list.find((p) => p.name === name);
+  if (!spec) return { problem: { key, given: rawValue, reason: "unknown" } };
+  const raw = decode(rawValue);
+  const value = raw === undefined ? undefined : coerce(spec, raw);
+  if (value === undefined) {
+    return { problem: { key, fig, spec, given: raw ?? rawValue, reason: raw === undefined ? "malformed" : "invalid" } };
+  }
+  return { fig, spec, value };
+}
+
+/** "training.heads" → ["training", "heads"] (the first dot separates figure and setting). */
+function splitKey(key) {
+  const dot = key.indexOf(".");
+  return dot < 0 ? [key, ""] : [key.slice(0, dot), key.slice(dot + 1)];
 }
 
 /** The hash for a state: language first, then every non-default setting in figure order. */
@@ -100,12 +132,14 @@ export function defaults(specs) {
 
 /**
  * The state store. specs: `{figName: [param descriptions]}`; hash: the URL hash (it wins over
- * the defaults); lang: the language to use when the hash names none.
+ * the defaults; what it holds that cannot be used is in linkProblems()); lang: the language to
+ * use when the hash names none.
  * set(fig, partial) keeps only values that fit their description; subscribers receive
  * `{kind: "settings", fig, changed: [names]}` or `{kind: "lang"}`.
  */
 export function createStore(specs, { hash = "", lang = "en" } = {}) {
   const fromHash = decodeHash(hash, specs);
+  let problems = fromHash.problems; // what the last link held that could not be used
   const state = { lang: fromHash.lang ?? lang, figs: defaults(specs) };
   for (const [fig, values] of Object.entries(fromHash.figs)) Object.assign(state.figs[fig], values);
   const subscribers = new Set();
@@ -116,6 +150,8 @@ export function createStore(specs, { hash = "", lang = "en" } = {}) {
     specs,
     settings: (fig) => state.figs[fig] ?? {},
     hash: () => encodeHash(state, specs),
+    /** The pieces of the last link (the first hash, or the last load()) that were left out. */
+    linkProblems: () => problems,
     subscribe(fn) {
       subscribers.add(fn);
       return () => subscribers.delete(fn);
@@ -142,6 +178,7 @@ export function createStore(specs, { hash = "", lang = "en" } = {}) {
     /** Replace the state from a new hash (the reader pasted a link); returns changed figures. */
     load(newHash) {
       const next = decodeHash(newHash, specs);
+      problems = next.problems;
       const base = defaults(specs);
       const changedFigs = [];
       for (const fig of Object.keys(specs)) {

@@ -6,9 +6,11 @@
 // and the stages whose condition now holds tick themselves, in the lesson's order (a stage ticks
 // only after the one before it). Only what the reader did counts: the figure's first answer,
 // on its defaults or on a shared link's settings (acted: false), ticks nothing. Ticks are kept
-// (lib/progress.js): a stage once met stays met, even when the reader moves on.
+// (lib/progress.js): a stage once met stays met, even when the reader moves on. Each figure shows
+// its own tasks too, ticking with these (lib/figuretasks.js); the two link to each other.
 
 import { conditions } from "./condition.js";
+import { tasksId } from "./figuretasks.js";
 
 export const FIGURE_NUMBER = Object.freeze({
   lookup: 1, training: 2, scaling: 3, position: 4, depth: 5, "kv-cache": 6, tokens: 7,
@@ -41,11 +43,15 @@ export function createTries({ progress, t, announce, renderBlocks, root = docume
     const stages = block.when.map((_, i) => `<li class="try-stage" data-stage="${i}">`
       + `<span class="tick" aria-hidden="true"></span><span class="try-stage-label">${esc(stageLabel(i, n))}</span>`
       + `<span class="sr-only try-stage-state"></span></li>`).join("");
+    const fig = FIGURE_NUMBER[block.figure] ?? "?";
+    const back = tasksId(block.figure); // the figure's own list of its tasks (lib/figuretasks.js)
     return `<aside class="try" id="try-${esc(block.id)}" data-try="${esc(block.id)}" data-anchor="try:${esc(block.id)}"`
-      + ` aria-labelledby="try-${esc(block.id)}-h">`
+      + ` aria-labelledby="try-${esc(block.id)}-h" tabindex="-1">`
       + `<header class="try-head"><span class="try-label" id="try-${esc(block.id)}-h">${esc(t("try.label"))}`
-      + ` <span class="try-fig">FIG ${FIGURE_NUMBER[block.figure] ?? "?"}</span></span>`
-      + `<span class="try-done" hidden>${esc(t("try.done"))}</span></header>`
+      + ` <span class="try-fig">FIG ${fig}</span></span>`
+      + `<span class="try-done" hidden>${esc(t("try.done"))}</span>`
+      + `<a class="try-back" href="#${esc(back)}" data-jump="${esc(back)}" aria-label="${esc(t("tasks.backLabel", { n: fig }))}">`
+      + `${esc(t("tasks.back"))}</a></header>`
       + `<div class="try-body">${renderBlocks(block.body)}</div>`
       + `<ol class="try-stages" aria-label="${esc(t("try.stages"))}">${stages}</ol></aside>`;
   }
