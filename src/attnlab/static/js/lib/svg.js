@@ -164,6 +164,7 @@ export function draggable(handle, { get, set, step = 1, axis: axes = "xy", label
   onStart = null, onEnd = null } = {}) {
   attrs(handle, { tabindex: 0, role: "button", "aria-roledescription": "draggable",
     "aria-label": label || null, class: `${handle.getAttribute("class") ?? ""} drag-handle`.trim() });
+  const stopHit = touchTarget(handle);
   let offset = null;
   const down = (event) => {
     if (event.button !== 0) return;
@@ -204,9 +205,44 @@ export function draggable(handle, { get, set, step = 1, axis: axes = "xy", label
   handle.addEventListener("pointerup", up);
   handle.addEventListener("pointercancel", up);
   handle.addEventListener("keydown", key);
+  handle.addEventListener("touchstart", keepTouch, { passive: false });
   return () => {
     for (const [type, fn] of [["pointerdown", down], ["pointermove", move], ["pointerup", up],
-      ["pointercancel", up], ["keydown", key]]) handle.removeEventListener(type, fn);
+      ["pointercancel", up], ["keydown", key], ["touchstart", keepTouch]]) {
+      handle.removeEventListener(type, fn);
+    }
+    stopHit();
+  };
+}
+
+// Chromium ignores `touch-action` on SVG children, and `touch-action: none` on the whole <svg>
+// would stop the page from scrolling under a finger anywhere on a figure. A finger that lands
+// on a handle instead cancels its own touchstart: the browser then never starts a pan or zoom
+// for that touch, the pointer events (captured) carry the drag, and a finger beside the
+// handles scrolls the page as usual.
+const keepTouch = (event) => event.preventDefault();
+
+const TOUCH_PX = 44; // the smallest touch target, in screen px (WCAG 2.5.5)
+
+/**
+ * An invisible circle under `handle`'s drawing, TOUCH_PX across on screen whatever the SVG's
+ * scale (kept so by a ResizeObserver on the owner <svg>). Returns a function that removes it.
+ */
+function touchTarget(handle) {
+  const hit = el("circle", { r: 0, class: "touch-hit" });
+  handle.insertBefore(hit, handle.firstChild);
+  const svg = handle.ownerSVGElement;
+  const fit = () => {
+    const ctm = handle.getScreenCTM();
+    const scale = ctm ? Math.hypot(ctm.a, ctm.b) : 1;
+    if (scale > 0) hit.setAttribute("r", (TOUCH_PX / 2 / scale).toFixed(1));
+  };
+  fit();
+  const watch = svg && typeof ResizeObserver === "function" ? new ResizeObserver(fit) : null;
+  watch?.observe(svg);
+  return () => {
+    watch?.disconnect();
+    hit.remove();
   };
 }
 
