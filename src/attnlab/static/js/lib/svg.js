@@ -8,9 +8,21 @@ const NS = "http://www.w3.org/2000/svg";
 export function el(tag, attributes = {}, parent = null) {
   const node = document.createElementNS(NS, tag);
   attrs(node, attributes);
+  if (tag === "svg") scaleWatch?.observe(node);
   if (parent) parent.appendChild(node);
   return node;
 }
+
+// Each drawing's scale on screen (px per viewBox unit) as the CSS variable --s, kept current as
+// its box changes; figures.css keeps every label at least 10 px tall on screen with it.
+const scaleWatch = typeof ResizeObserver === "function" ? new ResizeObserver((entries) => {
+  for (const { target, contentRect } of entries) {
+    const box = target.viewBox?.baseVal;
+    const s = box?.width && box?.height
+      ? Math.min(contentRect.width / box.width, contentRect.height / box.height) : 1;
+    if (s > 0) target.style.setProperty("--s", s.toFixed(3));
+  }
+}) : null;
 
 /** Set attributes (null/undefined removes one); `text` sets textContent. Returns the node. */
 export function attrs(node, attributes) {
