@@ -28,7 +28,8 @@ SMALL_LABELS = """(min) => [...document.querySelectorAll('figure.fig svg text')]
     const ctm = node.getScreenCTM();
     if (!ctm || (!box.width && !box.height)) return [];  // not drawn (a hidden panel)
     const px = parseFloat(getComputedStyle(node).fontSize) * Math.hypot(ctm.a, ctm.b);
-    return px < min - 0.05 ? [`${node.closest('figure.fig').id} "${node.textContent}" ${px.toFixed(1)} px`] : [];
+    const where = `${node.closest('figure.fig').id} "${node.textContent}"`;
+    return px < min - 0.05 ? [`${where} ${px.toFixed(1)} px`] : [];
   })"""
 
 

@@ -81,8 +81,9 @@ def test_a_finger_drags_the_handle_the_whole_way(phone, figure, selector, direct
     page.wait_for_timeout(300)
     after_xy = _centre(page, selector)
     assert _scroll_y(page) == before_scroll, "the page scrolled instead of dragging"
-    moved = (after_xy[0] - before_xy[0]) * direction[0] + (after_xy[1] - before_xy[1]) * direction[1]
-    assert moved == pytest.approx(DISTANCE, abs=6), f"{figure}: moved {moved:.1f} of {DISTANCE} px"
+    dx, dy = after_xy[0] - before_xy[0], after_xy[1] - before_xy[1]
+    moved = dx * direction[0] + dy * direction[1]
+    assert moved == pytest.approx(DISTANCE, abs=6), f"{figure}: moved {moved:.1f} px"
     page.wait_for_function(f"location.hash.includes('{figure}.')")  # the move reached the state
 
 
