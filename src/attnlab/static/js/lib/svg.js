@@ -21,8 +21,24 @@ const scaleWatch = typeof ResizeObserver === "function" ? new ResizeObserver((en
     const s = box?.width && box?.height
       ? Math.min(contentRect.width / box.width, contentRect.height / box.height) : 1;
     if (s > 0) target.style.setProperty("--s", s.toFixed(3));
+    target.querySelectorAll(".y-label").forEach(placeYLabel); // the tick labels changed size
   }
 }) : null;
+
+/**
+ * A rotated y-axis label just left of its axis's tick labels, measured as drawn (they grow on a
+ * small screen, see figures.css), and never past the drawing's left edge.
+ */
+function placeYLabel(label) {
+  if (!label.isConnected) return;
+  const ticks = [...label.parentNode.querySelectorAll(".tick-label")].map((t) => t.getBBox());
+  const fs = parseFloat(getComputedStyle(label).fontSize) || 12;
+  const left = Math.min(...ticks.filter((b) => b.width).map((b) => b.x));
+  if (!Number.isFinite(left)) return;
+  const x = Math.max(left - 4 - 0.25 * fs, 0.85 * fs); // baseline; the glyphs reach ~0.8 em left
+  const mid = label.getAttribute("y");
+  attrs(label, { x: x.toFixed(1), transform: `rotate(-90 ${x.toFixed(1)} ${mid})` });
+}
 
 /** Set attributes (null/undefined removes one); `text` sets textContent. Returns the node. */
 export function attrs(node, attributes) {
@@ -150,8 +166,9 @@ export function axis(parent, scale, { orient = "bottom", at = 0, ticks = null, f
     if (horizontal) {
       el("text", { x: mid, y: at + 32, "text-anchor": "middle", class: "axis-label", text: label }, g);
     } else {
-      el("text", { x: at - 40, y: mid, "text-anchor": "middle", class: "axis-label",
+      const text = el("text", { x: at - 40, y: mid, "text-anchor": "middle", class: "axis-label y-label",
         transform: `rotate(-90 ${at - 40} ${mid})`, text: label }, g);
+      placeYLabel(text);
     }
   }
   return g;
