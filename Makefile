@@ -32,11 +32,16 @@ nginx:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null; \
 	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null; fi; }
 
+# axe-core for the accessibility test, pinned by tests/e2e/package-lock.json (a test asset only).
+E2E_ASSETS := tests/e2e/node_modules/.package-lock.json
+$(E2E_ASSETS): tests/e2e/package-lock.json
+	cd tests/e2e && npm ci --no-audit --no-fund --loglevel=error
+
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 
-test: $(STAMP) browser nginx lint
+test: $(STAMP) browser nginx lint $(E2E_ASSETS)
 	$(BIN)/pytest
 
 # Speed is measured here, not in tests: each script prints ratios against a reference measured
@@ -48,4 +53,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/web_latency.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache .ruff_cache
+	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache .ruff_cache tests/e2e/node_modules

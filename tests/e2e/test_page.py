@@ -79,9 +79,17 @@ def test_formula_symbols_light_up_figure_elements(loaded_lesson) -> None:
     assert page.locator("#fig-training .attention-rings.lit").count() == 1
     page.mouse.move(2, 2)
     assert page.locator("#fig-training .attention-rings.lit").count() == 0
-    symbol.focus()  # the same link for keyboard readers
+    # the same link for keyboard readers: the formula takes focus (its symbols sit in KaTeX's
+    # aria-hidden layer), and the arrow keys step to the symbol
+    formula = symbol.locator("xpath=ancestor::span[contains(@class, 'hl-formula')]")
+    formula.focus()
+    for _ in range(formula.locator("[data-hl]").count()):
+        if formula.locator(".hl-current[data-hl=alpha]").count():
+            break
+        page.keyboard.press("ArrowRight")
     assert page.locator("#fig-training .attention-rings.lit").count() == 1
-    symbol.blur()
+    formula.blur()
+    assert page.locator("#fig-training .attention-rings.lit").count() == 0
 
 
 def test_url_state_round_trips(open_lesson, page) -> None:

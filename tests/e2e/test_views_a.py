@@ -112,13 +112,14 @@ def test_lookup_query_moves_with_the_arrow_keys(open_lesson, page) -> None:
     page = open_lesson()
     handle = page.locator("#fig-lookup .q-handle")
     handle.focus()
+    qx, qy = compute_figure("lookup", {})["settings"]["q"]
     for _ in range(5):
-        page.keyboard.press("ArrowUp")  # 0.1 a press: q = (2.0, 0.6) → (2.0, 1.1)
-    expected = compute_figure("lookup", {"q": [2.0, 1.1]})["weights"]
+        page.keyboard.press("ArrowUp")  # 0.1 a press: q = (qx, qy) → (qx, qy + 0.5)
+    expected = compute_figure("lookup", {"q": [qx, round(qy + 0.5, 2)]})["weights"]
     _eventually(lambda: _close(_values(page, LOOKUP_BARS), expected))
-    assert "1.1" in handle.get_attribute("aria-label")
-    page.keyboard.press("Shift+ArrowLeft")  # ten times as far: q = (1.0, 1.1)
-    expected = compute_figure("lookup", {"q": [1.0, 1.1]})["weights"]
+    assert f"{qy + 0.5:.1f}" in handle.get_attribute("aria-label")
+    page.keyboard.press("Shift+ArrowLeft")  # ten times as far: q = (qx − 1, qy + 0.5)
+    expected = compute_figure("lookup", {"q": [round(qx - 1, 2), round(qy + 0.5, 2)]})["weights"]
     _eventually(lambda: _close(_values(page, LOOKUP_BARS), expected))
 
 

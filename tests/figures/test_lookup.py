@@ -134,3 +134,12 @@ def test_invalid_settings_name_the_setting(raw, name):
     with pytest.raises(ParamError) as err:
         compute_figure("lookup", raw)
     assert err.value.name == name
+
+
+def test_weight_above_09_is_reached_well_inside_the_plot():
+    # FIG 1's key space shows |q_i| ≤ 5 (lookup.js VIEW_BOUND): aimed at a key, q must pass 0.9
+    # with room to spare (issue 9, item 5: on the unit circle it took |q| = 5.94 of 6).
+    for i, key in enumerate(KEYS):
+        direction = key / np.linalg.norm(key)
+        assert fig(3.2 * direction)["weights"][i] > 0.9
+        assert fig(2.6 * direction)["weights"][i] < 0.9  # the try-it still asks for a long query

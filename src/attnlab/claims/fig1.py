@@ -1,7 +1,8 @@
 """Claims F1.1–F1.4 (§2, FIG 1: the soft lookup), measured through `attnlab.figures.lookup`.
 
-"Long" and "near the origin" are made concrete on FIG 1's default layout (keys on the unit
-circle, queries bounded by |q_i| ≤ 8): a long query has length 8, a short one length 0.25.
+"Long" and "near the origin" are made concrete on FIG 1's default layout (keys on a circle of
+radius lookup.KEY_RADIUS, queries bounded by |q_i| ≤ 8): a long query has length 8, a short one
+length 0.25 / KEY_RADIUS.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from attnlab.nn.gradcheck import rel_error
 from attnlab.plain import plain
 
 LONG = lookup.Q_MAX  # length of a "long" query: the slider's bound
-SHORT = 0.25  # length of a query "near the origin"
+SHORT = 0.25 / lookup.KEY_RADIUS  # a query "near the origin": every |q·k_i| ≤ 0.25
 CHECK_SEED = 0  # random layouts and queries of F1.1 and F1.4
 
 _KEYS = np.array(lookup.DEFAULT_KEYS).reshape(-1, 2)  # (5, 2)

@@ -28,7 +28,10 @@ NAME = "lookup"
 D = 2  # key and query dimension
 TABLE_CM = 80.0  # the table is TABLE_CM × TABLE_CM, origin at one corner
 Q_MAX = 8.0  # bound on each component of q and of a moved key
-KEY_RADIUS = 1.0  # the circle the default keys lie on; |q| then sets how sharp the lookup is
+# The circle the default keys lie on; |q| then sets how sharp the lookup is. Radius 2 (not 1): a
+# query aimed at a key passes weight 0.9 at |q| ≈ 3.0, well inside FIG 1's plot (±5), where on the
+# unit circle it took |q| ≈ 5.9; and the keys sit far enough apart for finger-sized handles.
+KEY_RADIUS = 2.0
 
 # Colour names in colour-wheel order; key i sits at angle 72°·i on the circle.
 COLOURS = ("red", "yellow", "green", "blue", "purple")
@@ -48,7 +51,7 @@ DEFAULT_VALUES = (20.0, 62.0, 58.0, 66.0, 64.0, 24.0, 30.0, 16.0, 30.0, 44.0)
 DEFAULT_KEYS = _default_keys()
 
 PARAMS: tuple[Param, ...] = (
-    Param("q", "vector", (2.0, 0.6), "the query q (2 numbers)", lo=-Q_MAX, hi=Q_MAX, length=D),
+    Param("q", "vector", (1.0, 0.3), "the query q (2 numbers)", lo=-Q_MAX, hi=Q_MAX, length=D),
     Param("mode", "choice", "softmax", "soft (softmax) or hard (argmax) lookup",
           choices=("softmax", "hard")),
     Param("keys", "vector", DEFAULT_KEYS, "the 5 keys k_i as x1,y1,…,x5,y5 (default: a circle)",

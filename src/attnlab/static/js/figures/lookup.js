@@ -22,13 +22,13 @@ const COLOURS = ["red", "yellow", "green", "blue", "purple"];
 const DARK_INK = new Set(["yellow", "orange"]); // letters on light blocks are drawn dark
 const KEY_STEP = 0.1; // arrow keys move q or a key by 0.1 (Shift: 1)
 const SIZE = 340; // key space and table are drawn in the same px size, side by side
-const VIEW_BOUND = 6; // the key space's usual half-width (see mount)
+const VIEW_BOUND = 5; // the key space's usual half-width (see mount)
 
 const pairs = (flat) => COLOURS.map((_, i) => [flat[2 * i], flat[2 * i + 1]]);
 const flatten = (list) => list.flatMap(([a, b]) => [+a.toFixed(2), +b.toFixed(2)]);
 
-/** The key plane: grid, axes through the origin, the unit circle; scales both ways. */
-function keyPlane(panel, { t, bound }) {
+/** The key plane: grid, axes through the origin, the default keys' circle; scales both ways. */
+function keyPlane(panel, { t, bound, radius }) {
   const svg = el("svg", { class: "key-space", viewBox: `0 0 ${SIZE} ${SIZE}`, role: "group",
     "aria-label": t("va.lk.keys.aria") }, panel);
   const pad = 22;
@@ -39,11 +39,11 @@ function keyPlane(panel, { t, bound }) {
     el("line", { x1: sx(v), x2: sx(v), y1: sy(-bound), y2: sy(bound), class: "grid-line" }, grid);
     el("line", { x1: sx(-bound), x2: sx(bound), y1: sy(v), y2: sy(v), class: "grid-line" }, grid);
   }
-  const ticks = [-6, -4, -2, 2, 4, 6, 8].filter((v) => Math.abs(v) <= bound);
+  const ticks = [-8, -6, -4, -2, 2, 4, 6, 8].filter((v) => Math.abs(v) <= bound);
   axis(grid, sx, { orient: "bottom", at: sy(0), ticks });
   axis(grid, sy, { orient: "left", at: sx(0), ticks });
   const unit = sx(1) - sx(0);
-  el("circle", { cx: sx(0), cy: sy(0), r: unit, class: "unit-circle" }, grid);
+  el("circle", { cx: sx(0), cy: sy(0), r: radius * unit, class: "unit-circle" }, grid);
   return {
     svg,
     unit,
@@ -124,7 +124,9 @@ function drawScores(plane, layer, keys, scores) {
 /** Left: key space. Keys under the arrow (it lets pointer events through, views-a.css), the
  * scores and the arrow's handle on top. */
 function keySpace(panel, { t, ctx, bound, onEnd }) {
-  const plane = keyPlane(panel, { t, bound });
+  // the circle the default keys lie on (attnlab.figures.lookup.KEY_RADIUS), from the API's default
+  const k0 = ctx.params.find((p) => p.name === "keys")?.default ?? [1, 0];
+  const plane = keyPlane(panel, { t, bound, radius: Math.hypot(k0[0], k0[1]) });
   const keys = ctx.hl(el("g", { class: "keys" }, plane.svg), "k");
   const query = ctx.hl(el("g", { class: "query" }, plane.svg), "q");
   const scores = el("g", { class: "scores" }, plane.svg);
@@ -233,9 +235,10 @@ function showReadouts(readouts, t, data) {
 
 export function mount(root, ctx) {
   const t = viewTranslator(STRINGS, ctx);
-  // The key space shows ±6: room enough to point q at a key and make it long (weight > 0.9),
-  // and keys on the unit circle stay legible. A link holding larger numbers (the API allows
-  // ±8) widens it to the full range, so nothing is ever drawn off the plot.
+  // The key space shows ±5: room enough to point q at a key and make it long (weight > 0.9
+  // from |q| ≈ 3), and the keys (radius 2) stay far enough apart to take with a finger. A link
+  // holding larger numbers (the API allows ±8) widens it to the full range, so nothing is ever
+  // drawn off the plot.
   const limit = ctx.params.find((p) => p.name === "q")?.max ?? 8;
   const { q, keys } = ctx.settings;
   const bound = [...q, ...keys].some((v) => Math.abs(v) > VIEW_BOUND) ? limit : VIEW_BOUND;
@@ -251,7 +254,7 @@ export function mount(root, ctx) {
   const panels = html("div", { class: "panels" }, root);
   const panel = (key) => {
     const div = html("div", { class: `panel panel-${key}` }, panels);
-    html("h4", { class: "panel-title", text: t(`va.lk.panel.${key}`) }, div);
+    html("h3", { class: "panel-title", text: t(`va.lk.panel.${key}`) }, div);
     return div;
   };
   const space = keySpace(panel("keys"), { t, ctx, bound, onEnd });

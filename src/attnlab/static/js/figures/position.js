@@ -283,7 +283,7 @@ export function mount(root, ctx) {
   const panels = html("div", { class: "panels" }, root);
   const panel = (key) => {
     const div = html("div", { class: `panel panel-${key}` }, panels);
-    html("h4", { class: "panel-title", text: t(`va.ps.panel.${key}`) }, div);
+    html("h3", { class: "panel-title", text: t(`va.ps.panel.${key}`) }, div);
     return div;
   };
   const setP = (p) => {

@@ -217,7 +217,7 @@ export function mount(root, ctx) {
   const panels = html("div", { class: "panels" }, root);
   const panel = (key) => {
     const div = html("div", { class: `panel panel-${key}` }, panels);
-    return [div, html("h4", { class: "panel-title", text: t(`va.sc.panel.${key}`) }, div)];
+    return [div, html("h3", { class: "panel-title", text: t(`va.sc.panel.${key}`) }, div)];
   };
   const [histDiv] = panel("hist");
   const drawHistogram = histogramPanel(histDiv, { t, ctx });

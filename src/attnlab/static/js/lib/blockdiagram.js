@@ -14,10 +14,16 @@ const H = 150;
 const MAIN_Y = 92; // the main line
 const SKIP_Y = 34; // the residual wires
 const BOX_H = 34;
+// Narrower than FOLD_PX on screen, the MLP half moves under the attention half (a second row,
+// ROW below and SHIFT to the left), so the labels keep a legible size instead of shrinking.
+const FOLD_PX = 600;
+const ROW = 140;
 
 // x positions of every part, left to right
 const X = { in: 20, split1: 60, pre1: 106, attn: 234, add1: 350, post1: 402,
   split2: 452, pre2: 498, mlp: 600, add2: 694, post2: 746, out: 804 };
+const SHIFT = X.split2 - X.split1;
+const NARROW_W = X.out + 32 - SHIFT;
 
 function box(parent, cx, width, text, className) {
   const g = el("g", { class: `part ${className}` }, parent);
@@ -62,15 +68,19 @@ function skipWire(parent, from, to) {
 export function blockDiagram(svg, t) {
   attrs(svg, { viewBox: `0 0 ${W} ${H}` });
   const g = el("g", { class: "block-diagram" }, svg);
-  el("line", { x1: X.in + 12, x2: X.out - 12, y1: MAIN_Y, y2: MAIN_Y, class: "main-wire" }, g);
-  const tip = X.out - 4;
-  el("path", { d: `M${tip - 8} ${MAIN_Y - 5}L${tip} ${MAIN_Y}L${tip - 8} ${MAIN_Y + 5}Z`, class: "arrow-head" }, g);
+  const wire1 = el("line", { x1: X.in + 12, x2: X.split2, y1: MAIN_Y, y2: MAIN_Y, class: "main-wire" }, g);
+  const fold = el("path", { d: `M${X.post1 + 34} ${MAIN_Y}V${MAIN_Y + 46}H${X.in + 12}V${MAIN_Y + ROW}`
+    + `H${X.split1}`, class: "main-wire fold-wire", fill: "none" }, g);
   el("text", { x: X.in, y: MAIN_Y, dy: "0.35em", "text-anchor": "middle", class: "part-io", text: "X" }, g);
-  el("text", { x: X.out + 16, y: MAIN_Y, dy: "0.35em", "text-anchor": "middle", class: "part-io", text: "X″" }, g);
+  const row2 = el("g", { class: "row-2" }, g);
+  el("line", { x1: X.split2, x2: X.out - 12, y1: MAIN_Y, y2: MAIN_Y, class: "main-wire" }, row2);
+  const tip = X.out - 4;
+  el("path", { d: `M${tip - 8} ${MAIN_Y - 5}L${tip} ${MAIN_Y}L${tip - 8} ${MAIN_Y + 5}Z`, class: "arrow-head" }, row2);
+  el("text", { x: X.out + 16, y: MAIN_Y, dy: "0.35em", "text-anchor": "middle", class: "part-io", text: "X″" }, row2);
 
-  const skips = [skipWire(g, X.split1, X.add1), skipWire(g, X.split2, X.add2)];
+  const skips = [skipWire(g, X.split1, X.add1), skipWire(row2, X.split2, X.add2)];
   const sub1 = el("g", { class: "sublayer sublayer-attn" }, g);
-  const sub2 = el("g", { class: "sublayer sublayer-mlp" }, g);
+  const sub2 = el("g", { class: "sublayer sublayer-mlp" }, row2);
   const parts = {
     pre1: lnBox(sub1, X.pre1, "pre"),
     attn: box(sub1, X.attn, 172, "", "attn"),
@@ -81,10 +91,26 @@ export function blockDiagram(svg, t) {
     add2: addNode(sub2, X.add2),
     post2: lnBox(sub2, X.post2, "post"),
   };
-  const bracket = el("path", { d: `M${X.split1 - 20} ${H - 22}v6H${X.post2 + 24}v-6`, class: "depth-bracket" }, g);
-  const depthLabel = el("text", { x: (X.split1 + X.post2) / 2, y: H - 2, "text-anchor": "middle",
-    class: "part-tag depth-label" }, g);
+  const bracket = el("path", { class: "depth-bracket" }, g);
+  const depthLabel = el("text", { "text-anchor": "middle", class: "part-tag depth-label" }, g);
   let last = { parts: null, depth: 0 };
+
+  /** One row (wide) or two (narrow): the viewBox, the MLP half's place, the bracket. */
+  function layout(narrow) {
+    const [width, height, right] = narrow ? [NARROW_W, H + ROW, X.post2 - SHIFT] : [W, H, X.post2];
+    attrs(svg, { viewBox: `0 0 ${width} ${height}` });
+    attrs(row2, { transform: narrow ? `translate(${-SHIFT} ${ROW})` : null });
+    attrs(wire1, { x2: narrow ? X.post1 + 34 : X.split2 });
+    fold.style.display = narrow ? "" : "none";
+    attrs(bracket, { d: `M${X.split1 - 20} ${height - 22}v6H${right + 24}v-6` });
+    attrs(depthLabel, { x: (X.split1 + right) / 2, y: height - 2 });
+  }
+  layout(false);
+  if (typeof ResizeObserver === "function") {
+    new ResizeObserver(([entry]) => {
+      if (entry.contentRect.width > 0) layout(entry.contentRect.width < FOLD_PX);
+    }).observe(svg.parentNode ?? svg);
+  }
 
   const off = (node, isOff) => node.classList.toggle("is-off", Boolean(isOff));
 

@@ -178,6 +178,7 @@ export function createLesson({ t, announce, markSymbols, progress, root = docume
     const nodes = [...scope.querySelectorAll(".math.display[data-tex]")];
     for (const node of nodes.filter((n) => n.dataset.stacked)) {
       node.innerHTML = formula(node.dataset.tex, true);
+      node.style.fontSize = "";
       delete node.dataset.stacked;
     }
     const tooWide = (node) => {
@@ -190,6 +191,12 @@ export function createLesson({ t, announce, markSymbols, progress, root = docume
         node.innerHTML = formula(stack(node.dataset.tex), true);
         node.dataset.stacked = level;
       }
+    }
+    // a line that is still too wide (a phone): the whole formula a little smaller, never tiny
+    for (const node of nodes.filter(tooWide)) {
+      const box = node.querySelector(".katex-display") ?? node;
+      node.style.fontSize = `${Math.max(0.75, (box.clientWidth - 2) / box.scrollWidth).toFixed(3)}em`;
+      node.dataset.stacked = "smaller";
     }
   }
 
@@ -211,13 +218,23 @@ export function createLesson({ t, announce, markSymbols, progress, root = docume
     document.documentElement.dataset.pendingValues = String(pending);
   }
 
+  const refit = () => {
+    fitFormulas(root.querySelector("main") ?? root);
+    markSymbols(root.querySelector("main") ?? root);
+  };
   let resizeTimer = null;
-  window.addEventListener("resize", () => {
+  let lastWidth = 0;
+  // the text column's width, not the window's: a scroll bar coming or going changes it too
+  new ResizeObserver(([entry]) => {
+    if (Math.round(entry.contentRect.width) === lastWidth) return;
+    lastWidth = Math.round(entry.contentRect.width);
     clearTimeout(resizeTimer);
-    resizeTimer = setTimeout(() => {
-      fitFormulas(root.querySelector("main") ?? root);
-      markSymbols(root.querySelector("main") ?? root);
-    }, RESIZE_MS);
+    resizeTimer = setTimeout(refit, RESIZE_MS);
+  }).observe(root.querySelector("main") ?? root.documentElement ?? root);
+  // KaTeX loads a font when a formula first needs it: widths measured before it came are short
+  document.fonts?.addEventListener("loadingdone", () => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(refit, RESIZE_MS);
   });
 
   return {
@@ -249,8 +266,7 @@ export function createLesson({ t, announce, markSymbols, progress, root = docume
       tries.refresh();
       exercises.refresh();
       fill();
-      fitFormulas(root.querySelector("main") ?? root);
-      markSymbols(root.querySelector("main") ?? root);
+      refit();
     },
     setValues(next) {
       values = next ?? {};

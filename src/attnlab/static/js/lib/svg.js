@@ -8,8 +8,36 @@ const NS = "http://www.w3.org/2000/svg";
 export function el(tag, attributes = {}, parent = null) {
   const node = document.createElementNS(NS, tag);
   attrs(node, attributes);
+  if (tag === "svg") scaleWatch?.observe(node);
   if (parent) parent.appendChild(node);
   return node;
+}
+
+// Each drawing's scale on screen (px per viewBox unit) as the CSS variable --s, kept current as
+// its box changes; figures.css keeps every label at least 10 px tall on screen with it.
+const scaleWatch = typeof ResizeObserver === "function" ? new ResizeObserver((entries) => {
+  for (const { target, contentRect } of entries) {
+    const box = target.viewBox?.baseVal;
+    const s = box?.width && box?.height
+      ? Math.min(contentRect.width / box.width, contentRect.height / box.height) : 1;
+    if (s > 0) target.style.setProperty("--s", s.toFixed(3));
+    target.querySelectorAll(".y-label").forEach(placeYLabel); // the tick labels changed size
+  }
+}) : null;
+
+/**
+ * A rotated y-axis label just left of its axis's tick labels, measured as drawn (they grow on a
+ * small screen, see figures.css), and never past the drawing's left edge.
+ */
+function placeYLabel(label) {
+  if (!label.isConnected) return;
+  const ticks = [...label.parentNode.querySelectorAll(".tick-label")].map((t) => t.getBBox());
+  const fs = parseFloat(getComputedStyle(label).fontSize) || 12;
+  const left = Math.min(...ticks.filter((b) => b.width).map((b) => b.x));
+  if (!Number.isFinite(left)) return;
+  const x = Math.max(left - 4 - 0.25 * fs, 0.85 * fs); // baseline; the glyphs reach ~0.8 em left
+  const mid = label.getAttribute("y");
+  attrs(label, { x: x.toFixed(1), transform: `rotate(-90 ${x.toFixed(1)} ${mid})` });
 }
 
 /** Set attributes (null/undefined removes one); `text` sets textContent. Returns the node. */
@@ -138,8 +166,9 @@ export function axis(parent, scale, { orient = "bottom", at = 0, ticks = null, f
     if (horizontal) {
       el("text", { x: mid, y: at + 32, "text-anchor": "middle", class: "axis-label", text: label }, g);
     } else {
-      el("text", { x: at - 40, y: mid, "text-anchor": "middle", class: "axis-label",
+      const text = el("text", { x: at - 40, y: mid, "text-anchor": "middle", class: "axis-label y-label",
         transform: `rotate(-90 ${at - 40} ${mid})`, text: label }, g);
+      placeYLabel(text);
     }
   }
   return g;
@@ -164,6 +193,7 @@ export function draggable(handle, { get, set, step = 1, axis: axes = "xy", label
   onStart = null, onEnd = null } = {}) {
   attrs(handle, { tabindex: 0, role: "button", "aria-roledescription": "draggable",
     "aria-label": label || null, class: `${handle.getAttribute("class") ?? ""} drag-handle`.trim() });
+  const stopHit = touchTarget(handle);
   let offset = null;
   const down = (event) => {
     if (event.button !== 0) return;
@@ -204,9 +234,44 @@ export function draggable(handle, { get, set, step = 1, axis: axes = "xy", label
   handle.addEventListener("pointerup", up);
   handle.addEventListener("pointercancel", up);
   handle.addEventListener("keydown", key);
+  handle.addEventListener("touchstart", keepTouch, { passive: false });
   return () => {
     for (const [type, fn] of [["pointerdown", down], ["pointermove", move], ["pointerup", up],
-      ["pointercancel", up], ["keydown", key]]) handle.removeEventListener(type, fn);
+      ["pointercancel", up], ["keydown", key], ["touchstart", keepTouch]]) {
+      handle.removeEventListener(type, fn);
+    }
+    stopHit();
+  };
+}
+
+// Chromium ignores `touch-action` on SVG children, and `touch-action: none` on the whole <svg>
+// would stop the page from scrolling under a finger anywhere on a figure. A finger that lands
+// on a handle instead cancels its own touchstart: the browser then never starts a pan or zoom
+// for that touch, the pointer events (captured) carry the drag, and a finger beside the
+// handles scrolls the page as usual.
+const keepTouch = (event) => event.preventDefault();
+
+const TOUCH_PX = 44; // the smallest touch target, in screen px (WCAG 2.5.5)
+
+/**
+ * An invisible circle under `handle`'s drawing, TOUCH_PX across on screen whatever the SVG's
+ * scale (kept so by a ResizeObserver on the owner <svg>). Returns a function that removes it.
+ */
+function touchTarget(handle) {
+  const hit = el("circle", { r: 0, class: "touch-hit" });
+  handle.insertBefore(hit, handle.firstChild);
+  const svg = handle.ownerSVGElement;
+  const fit = () => {
+    const ctm = handle.getScreenCTM();
+    const scale = ctm ? Math.hypot(ctm.a, ctm.b) : 1;
+    if (scale > 0) hit.setAttribute("r", (TOUCH_PX / 2 / scale).toFixed(1));
+  };
+  fit();
+  const watch = svg && typeof ResizeObserver === "function" ? new ResizeObserver(fit) : null;
+  watch?.observe(svg);
+  return () => {
+    watch?.disconnect();
+    hit.remove();
   };
 }
 

@@ -48,7 +48,8 @@ export function createTries({ progress, t, announce, renderBlocks, root = docume
     return `<aside class="try" id="try-${esc(block.id)}" data-try="${esc(block.id)}" data-anchor="try:${esc(block.id)}"`
       + ` aria-labelledby="try-${esc(block.id)}-h" tabindex="-1">`
       + `<header class="try-head"><span class="try-label" id="try-${esc(block.id)}-h">${esc(t("try.label"))}`
-      + ` <span class="try-fig">FIG ${fig}</span></span>`
+      + ` <span class="try-fig">FIG ${fig}</span>`
+      + `<span class="sr-only try-nth"></span></span>`
       + `<span class="try-done" hidden>${esc(t("try.done"))}</span>`
       + `<a class="try-back" href="#${esc(back)}" data-jump="${esc(back)}" aria-label="${esc(t("tasks.backLabel", { n: fig }))}">`
       + `${esc(t("tasks.back"))}</a></header>`
@@ -56,7 +57,23 @@ export function createTries({ progress, t, announce, renderBlocks, root = docume
       + `<ol class="try-stages" aria-label="${esc(t("try.stages"))}">${stages}</ol></aside>`;
   }
 
+  /** A figure's second try box must not share the first one's landmark name: "(2/2)". */
+  function numberBoxes(boxes) {
+    const byFigure = new Map();
+    for (const box of boxes) {
+      const fig = box.querySelector(".try-fig")?.textContent;
+      byFigure.set(fig, [...(byFigure.get(fig) ?? []), box]);
+    }
+    for (const list of byFigure.values()) {
+      list.forEach((box, i) => {
+        const nth = box.querySelector(".try-nth");
+        if (nth) nth.textContent = list.length > 1 ? ` (${i + 1}/${list.length})` : "";
+      });
+    }
+  }
+
   function refresh() {
+    numberBoxes([...root.querySelectorAll("aside.try[data-try]")]);
     for (const box of root.querySelectorAll("aside.try[data-try]")) {
       const id = box.dataset.try;
       const items = [...box.querySelectorAll(".try-stage")];

@@ -1,0 +1,65 @@
+"""Phone and tablet layout (issue 9, item 8): at 390 and 768 px nothing in a figure or a display
+formula scrolls sideways, and no SVG label is drawn below 10 px on screen.
+
+A label's drawn size is its computed font size times the scale of its drawing on screen (the
+screen CTM), so a wide SVG merely scaled down to fit fails here, as it would for a reader.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+MIN_LABEL_PX = 10
+
+# Every element of a figure, and every display formula, that is wider inside than its box and
+# lets the reader scroll it (KaTeX's MathML copy is clipped to 1 px on purpose and not shown).
+SIDEWAYS = """() => [...document.querySelectorAll(
+    'figure.fig, figure.fig *, .katex-display, .math.display')].filter((n) =>
+      !n.closest('.katex-mathml') && n.scrollWidth > n.clientWidth + 1
+      && getComputedStyle(n).overflowX !== 'visible' && getComputedStyle(n).overflowX !== 'hidden'
+      || n.matches('figure.fig') && n.scrollWidth > n.clientWidth + 1)
+    .map((n) => `${n.closest('figure.fig')?.id ?? n.closest('[data-anchor]')?.dataset.anchor}`
+      + ` ${n.tagName}.${n.getAttribute('class')}: ${n.scrollWidth} in ${n.clientWidth}`)"""
+
+SMALL_LABELS = """(min) => [...document.querySelectorAll('figure.fig svg text')].flatMap((node) => {
+    const box = node.getBoundingClientRect();
+    const ctm = node.getScreenCTM();
+    if (!ctm || (!box.width && !box.height)) return [];  // not drawn (a hidden panel)
+    const px = parseFloat(getComputedStyle(node).fontSize) * Math.hypot(ctm.a, ctm.b);
+    const where = `${node.closest('figure.fig').id} "${node.textContent}"`;
+    return px < min - 0.05 ? [`${where} ${px.toFixed(1)} px`] : [];
+  })"""
+
+
+@pytest.fixture(scope="module", params=[("en", 390), ("zh", 390), ("en", 768), ("zh", 768)],
+                ids=lambda p: f"{p[0]}-{p[1]}")  # fmt: skip
+def sized_page(request, browser: Any, server: str) -> Any:
+    lang, width = request.param
+    context = browser.new_context(viewport={"width": width, "height": 900}, locale="en-US")
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    page.goto(f"{server}/#lang={lang}")
+    page.wait_for_selector("html.is-ready")
+    page.wait_for_function("document.fonts.status === 'loaded'")
+    page.wait_for_timeout(600)  # the formulas' refit after the last font (lesson.js, 250 ms)
+    yield page
+    context.close()
+
+
+def test_nothing_in_a_figure_or_formula_scrolls_sideways(sized_page) -> None:
+    assert sized_page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    assert sized_page.evaluate(SIDEWAYS) == []
+
+
+def test_no_svg_label_is_drawn_below_10px(sized_page) -> None:
+    assert sized_page.locator("figure.fig svg text").count() > 100  # the figures are drawn
+    assert sized_page.evaluate(SMALL_LABELS, MIN_LABEL_PX) == []
+
+
+def test_the_block_diagram_folds_on_a_phone(sized_page) -> None:
+    folded = sized_page.evaluate(
+        "document.querySelector('#fig-depth .block-diagram .row-2').hasAttribute('transform')"
+    )
+    assert folded == (sized_page.viewport_size["width"] < 600)
