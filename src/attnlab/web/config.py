@@ -19,20 +19,25 @@ PACKAGE_STATIC = Path(__file__).resolve().parent.parent / "static"
 class WebSettings:
     """Limits and wiring for `create_app`.
 
-    max_sessions: concurrent live-training sockets (FIG 2); the next one is refused as "busy".
     max_steps: steps one trainer may take (then "done": step_limit); config/reset start over.
     idle_timeout_s: a paused session with no client message for this long is closed.
+    train_workers / train_capacity: worker processes for live training and sessions that may
+        train at once; None = derived from the machine (`attnlab.trainpool.capacity`).
+    server_processes: server processes sharing the machine (uvicorn's multi-process mode);
+        each takes 1/N of the cores for its workers and its capacity.
+    train_grace_s: a paused run keeps its slot this long (then the next in line gets it).
+    inbox_messages / outbox_messages: socket messages waiting to be handled (then the socket is
+        not read) / waiting to be sent (then the page, which reads nothing, is closed).
     frame_s: one progress message per frame while training (0.04 s → 25 messages a second).
     max_step_n: the largest n in {"type": "step", "n": n}.
     max_body_bytes / max_message_bytes: the largest HTTP body / socket message we read.
     static_dir: where the page's files are (the package's static/ by default).
     allowed_hosts: host names, besides loopback, that the page may be served under
         (`attnlab serve --host NAME`); "*" trusts any (the reader chose to expose the server).
-    trainer_factory: (task, heads, seed) → a trainer with the `attnlab.tabletop.Trainer`
-        interface; None means the real one (tests may wrap it to watch it).
+    trainer_factory: TrainConfig → a trainer with the `attnlab.tabletop.Trainer` interface,
+        run in the worker processes (so importable by name); None means the real one.
     """
 
-    max_sessions: int = 4
     max_steps: int = 20_000
     idle_timeout_s: float = 600.0
     frame_s: float = 0.04
@@ -41,4 +46,10 @@ class WebSettings:
     max_message_bytes: int = 16 * 1024
     static_dir: Path = PACKAGE_STATIC
     allowed_hosts: tuple[str, ...] = ()
-    trainer_factory: Callable[[str, int, int], Any] | None = None
+    trainer_factory: Callable[[Any], Any] | None = None
+    train_workers: int | None = None
+    train_capacity: int | None = None
+    server_processes: int = 1
+    train_grace_s: float = 25.0
+    inbox_messages: int = 8
+    outbox_messages: int = 256
