@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import contextlib
 import itertools
 import logging
 import multiprocessing
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
-from multiprocessing.connection import Connection
 from typing import Any
 
 from attnlab.trainpool.worker import worker_main
@@ -138,10 +138,8 @@ class TrainPool:
     def stop(self) -> None:
         self._stopping = True
         for w in self._workers:
-            try:
+            with contextlib.suppress(OSError, ValueError):  # already gone
                 w.send(("stop",))
-            except (OSError, ValueError):
-                pass
         for w in self._workers:
             w.process.join(timeout=2)
             if w.process.is_alive():

@@ -9,7 +9,8 @@ for its next frame; an unpaced one trains whenever it is picked and reports once
 Which due session trains next is `FairShare`'s choice.
 
 Commands: ("open", sid, TrainConfig, max_steps), ("config", sid, TrainConfig), ("reset", sid),
-("scene", sid, Scene), ("run", sid, steps, pace) (steps None: to the limit), ("pause", sid), ("close", sid),
+("scene", sid, Scene), ("run", sid, steps, pace) (steps None: to the limit), ("pause", sid),
+("close", sid),
 ("stats", token), ("stop",).  Events: ("ready", steps_per_s), ("send", sid, text, ended),
 where `ended` is True on the message that ends a run, and ("stats", token, counts).
 """
@@ -62,9 +63,7 @@ def measure_steps_per_s(factory: TrainerFactory = real_trainer) -> float:
 class Worker:
     """The sessions of one worker process and its loop (commands in, messages out)."""
 
-    def __init__(
-        self, conn: Connection, *, frame_s: float, factory: TrainerFactory
-    ) -> None:
+    def __init__(self, conn: Connection, *, frame_s: float, factory: TrainerFactory) -> None:
         self.conn, self.frame_s, self.factory = conn, frame_s, factory
         self.runs: dict[int, Run] = {}
         self.share = FairShare()

@@ -15,13 +15,13 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 
 from attnlab import __version__
+from attnlab.trainpool.service import TrainingService
 from attnlab.web.claims_api import claims_router
 from attnlab.web.config import WebSettings
 from attnlab.web.figures_api import available_figures, figures_router
 from attnlab.web.inputs import InputError, error_response
 from attnlab.web.lesson_api import lesson_router
 from attnlab.web.static_files import LessonStaticFiles, file_response
-from attnlab.trainpool.service import TrainingService
 from attnlab.web.training_socket import training_router
 
 log = logging.getLogger("attnlab.web")
