@@ -14,7 +14,8 @@ from attnlab.trainpool.admission import Admission
 from attnlab.trainpool.capacity import Capacity, derive, pool_size, usable_cpus
 from attnlab.trainpool.pool import TrainPool, shared_pool
 
-log = logging.getLogger("attnlab.web")
+# uvicorn's own logger: the one its console shows at INFO (the capacity is for the teacher)
+log = logging.getLogger("uvicorn.error")
 
 
 class TrainingService:
