@@ -21,11 +21,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import subprocess
 import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,35 +32,20 @@ import numpy as np
 from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).parent))
-from web_latency import free_port, pct, random_settings
+from web_latency import free_port, pct, random_settings, server
 
 WATCH_PACE = 200
 REQUEST_EVERY_S = 0.1
 TARGETS = {"median_steps": 150.0, "p99_ms": 250.0, "rss_mib": 600.0}
 
 
-@contextmanager
-def server(port: int) -> Iterator[tuple[str, int]]:
-    """uvicorn serving the lesson on 127.0.0.1:port: (base URL, its pid)."""
-    cmd = [sys.executable, "-m", "uvicorn", "--factory", "attnlab.web:create_app"]
-    cmd += ["--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        end = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"{base}/api/training/capacity", timeout=30).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if proc.poll() is not None or time.monotonic() > end:
-                raise SystemExit("the server did not start")
-            time.sleep(0.2)
-        yield base, proc.pid
-    finally:
-        proc.terminate()
-        proc.wait(timeout=15)
+def server_pid() -> int:
+    """The uvicorn process `web_latency.server` started: this process's only child."""
+    tasks = Path("/proc/self/task").iterdir()
+    children = [int(c) for task in tasks for c in (task / "children").read_text().split()]
+    if len(children) != 1:
+        raise SystemExit(f"expected one server process, found {children}")
+    return children[0]
 
 
 def rss_mib(pid: int) -> float:
@@ -226,7 +208,8 @@ def main() -> None:
     args = parser.parse_args()
     if not (1 <= args.learners <= 200 and 1 <= args.seconds <= 600 and 0 <= args.soak <= 30):
         raise SystemExit("bounded: 1–200 learners, 1–600 s, a soak of at most 30 minutes")
-    with server(free_port()) as (base, pid):
+    with server(free_port()) as base:
+        pid = server_pid()
         stated = httpx.get(f"{base}/api/training/capacity", timeout=30).json()
         if args.soak:
             asyncio.run(soak(base, pid, args.soak))
