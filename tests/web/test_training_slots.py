@@ -56,18 +56,16 @@ def test_past_the_capacity_a_reader_is_queued_and_moves_up(make_client) -> None:
             assert _capacity(client)["queued"] == 1
 
 
-def test_a_pause_past_the_grace_period_frees_the_slot(make_client) -> None:
-    client = make_client(train_capacity=1, train_grace_s=0.2)
+def test_a_pause_keeps_the_slot_for_the_grace_period_only(make_client) -> None:
+    client = make_client(train_capacity=1, train_grace_s=2.0)
     with client.websocket_connect("/ws/train") as a, client.websocket_connect("/ws/train") as b:
         _opened(a), _opened(b)
         a.send_json({"type": "step", "n": 5})
-        _read_until(a, _paused)
+        _read_until(a, _paused)  # a's run ended: its slot is kept, a moment, for its next run
         b.send_json({"type": "start", "pace": 50})
-        first = b.receive_json()  # queued if a is still within its grace, else running
-        if first["type"] == "queued":
-            assert b.receive_json()["running"] is True
-        else:
-            assert first["running"] is True
+        assert b.receive_json()["type"] == "queued"
+        assert b.receive_json()["running"] is True  # the grace is over: the slot is b's
+        assert (_capacity(client)["active"], _capacity(client)["queued"]) == (1, 0)
 
 
 def test_closed_sockets_free_their_slots_before_the_next_are_admitted(make_client) -> None:
