@@ -30,15 +30,15 @@ VIEWPORT = {"width": 1280, "height": 900}
 
 
 @contextlib.contextmanager
-def run_server(**limits: Any) -> Iterator[str]:
-    """The real app (with these WebSettings) on 127.0.0.1:<free port> in a daemon thread."""
+def run_server(port: int = 0, **limits: Any) -> Iterator[str]:
+    """The real app (with these WebSettings) on 127.0.0.1:port (0: a free one), in a thread."""
     import uvicorn
 
     from attnlab.web import WebSettings, create_app
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
+    sock.bind(("127.0.0.1", port))
     sock.listen(64)
     port = sock.getsockname()[1]
     server = uvicorn.Server(uvicorn.Config(create_app(WebSettings(**limits)), log_level="warning"))

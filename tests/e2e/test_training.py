@@ -125,3 +125,20 @@ def test_the_step_limit_is_shown_with_a_way_to_start_over(browser, one_seat) -> 
     page.wait_for_selector(f"{FIG} dd[data-key=step][data-value='0']")
     assert page.inner_text(f"{FIG} .status") == ""
     page.context.close()
+
+
+def test_after_a_server_restart_the_page_reconnects_with_a_fresh_session(browser) -> None:
+    from tests.e2e.conftest import run_server
+
+    with run_server() as base_url:
+        page = _open(browser, base_url, "#lang=en&training.pace=0")
+        page.click(f"{FIG} button:has-text('+25')")
+        page.wait_for_selector(f"{FIG} dd[data-key=step][data-value='25']")
+        port = int(base_url.rsplit(":", 1)[1])
+    page.wait_for_selector(f"{FIG} .status[data-state=reconnecting]")  # the server has gone
+    with run_server(port=port):
+        page.wait_for_selector(f"{FIG} .status:has-text('Connected again')", timeout=40_000)
+        page.wait_for_selector(f"{FIG} dd[data-key=step][data-value='0']")  # a fresh session
+        page.click(f"{FIG} button:has-text('+25')")
+        page.wait_for_selector(f"{FIG} dd[data-key=step][data-value='25']")
+    page.context.close()

@@ -183,7 +183,9 @@ export function mount(root, ctx) {
     if (state === "open") {
       if (run.reconnecting) {
         clearRun();
-        setStatus(t("tr.reconnected"));
+        const said = t("tr.reconnected");
+        setStatus(said, { kind: "is-waiting" });
+        setTimeout(() => { if (status.firstChild?.textContent === said) setStatus(""); }, 6000);
       } else setStatus("");
       run.reconnecting = false;
     }
