@@ -97,3 +97,13 @@ def test_a_closed_socket_frees_its_session_in_the_worker(make_client) -> None:
         _read_until(ws, lambda m: m["type"] == "progress" and m["step"] > 0)
         assert held() == (before[0] + 1, before[1] + 1)
     assert held() == before  # the worker dropped the session and trains nothing for it
+
+
+def test_open_sockets_are_bounded(make_client) -> None:
+    client = make_client(max_open_sockets=2)
+    with client.websocket_connect("/ws/train") as a, client.websocket_connect("/ws/train") as b:
+        _opened(a), _opened(b)
+        with client.websocket_connect("/ws/train") as c:
+            assert c.receive_json()["code"] == "full"
+    with client.websocket_connect("/ws/train") as d:  # the others have gone: room again
+        assert _opened(d)[0]["type"] == "state"

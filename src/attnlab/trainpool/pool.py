@@ -15,6 +15,7 @@ import asyncio
 import atexit
 import contextlib
 import itertools
+import json
 import logging
 import multiprocessing
 import threading
@@ -130,6 +131,16 @@ class TrainPool:
         except (EOFError, OSError):
             if not self._stopping:
                 log.error("a training worker stopped (exit code %s)", worker.process.exitcode)
+                self._orphaned(worker)
+
+    def _orphaned(self, worker: _Worker) -> None:
+        """A worker died: its sessions' pages are told (their runs end), not left waiting."""
+        lost = json.dumps({"type": "error", "code": "internal", "message": "training stopped"})
+        for sid in list(worker.sessions):
+            target = self._sinks.get(sid)
+            if target is not None:
+                loop, sink = target
+                loop.call_soon_threadsafe(self._deliver, sid, sink, lost, True)
 
     def _deliver(self, sid: int, sink: Sink, text: str, ended: bool) -> None:
         if sid in self._sinks:  # not closed since the message was read

@@ -26,6 +26,8 @@ class WebSettings:
     server_processes: server processes sharing the machine (uvicorn's multi-process mode);
         each takes 1/N of the cores for its workers and its capacity.
     train_grace_s: a paused run keeps its slot this long (then the next in line gets it).
+    max_open_sockets: training sockets open at once (each holds a model in a worker); the
+        next is told "full" and closed.
     inbox_messages / outbox_messages: socket messages waiting to be handled (then the socket is
         not read) / waiting to be sent (then the page, which reads nothing, is closed).
     frame_s: one progress message per frame while training (0.04 s → 25 messages a second).
@@ -51,5 +53,6 @@ class WebSettings:
     train_capacity: int | None = None
     server_processes: int = 1
     train_grace_s: float = 25.0
+    max_open_sockets: int = 400
     inbox_messages: int = 8
     outbox_messages: int = 256

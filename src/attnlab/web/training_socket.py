@@ -10,8 +10,9 @@ after its run stopped (a pause between two runs keeps it); a socket that never t
 none. Past the capacity a reader waits in line and is told its place ({"type": "queued"}),
 again whenever the line moves. A closed socket gives its slot back before its handler returns.
 
-Limits (`WebSettings`): a foreign page is refused (close code 1008); a message over
-`max_message_bytes` (UTF-8 bytes) is refused; at most `inbox_messages` wait to be handled
+Limits (`WebSettings`): a foreign page is refused (close code 1008); past `max_open_sockets`
+the next socket is told "full" (close code 1013: each holds a model in memory); a message
+over `max_message_bytes` (UTF-8 bytes) is refused; at most `inbox_messages` wait to be handled
 (then the socket is not read: backpressure); a page that reads nothing for `outbox_messages`
 frames is closed; a paused socket silent for `idle_timeout_s` is closed.
 """
@@ -63,7 +64,13 @@ def training_router() -> APIRouter:
             await ws.close(code=1008, reason="foreign origin")
             return
         await ws.accept()
-        await Conversation(ws, limits, ws.app.state.training).serve()
+        service: TrainingService = ws.app.state.training
+        if service.open_sockets >= limits.max_open_sockets:
+            full = {"type": "error", "code": "full", "message": "too many open training sockets"}
+            await ws.send_text(json.dumps(full))
+            await ws.close(code=1013, reason="full")
+            return
+        await Conversation(ws, limits, service).serve()
 
     return router
 
