@@ -51,6 +51,8 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/train_speed.py
 	$(BIN)/python benchmarks/figure_speed.py
 	$(BIN)/python benchmarks/web_latency.py
+	$(BIN)/python benchmarks/train_batching.py
+	$(BIN)/python benchmarks/classroom.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache .ruff_cache tests/e2e/node_modules

@@ -30,18 +30,18 @@ VIEWPORT = {"width": 1280, "height": 900}
 
 
 @contextlib.contextmanager
-def run_server() -> Iterator[str]:
-    """The real app on 127.0.0.1:<free port> in a daemon thread; yields its base URL."""
+def run_server(port: int = 0, **limits: Any) -> Iterator[str]:
+    """The real app (with these WebSettings) on 127.0.0.1:port (0: a free one), in a thread."""
     import uvicorn
 
-    from attnlab.web import create_app
+    from attnlab.web import WebSettings, create_app
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
+    sock.bind(("127.0.0.1", port))
     sock.listen(64)
     port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(), log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(create_app(WebSettings(**limits)), log_level="warning"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 15

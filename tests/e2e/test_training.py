@@ -78,3 +78,67 @@ def test_the_default_pace_lets_the_reader_watch(open_lesson) -> None:
     page.wait_for_selector(f"{FIG} button[data-role=train][aria-pressed=false]")
     seconds = (page.evaluate("performance.now()") - t0) / 1000
     assert 25 <= _readout(page, "step") <= 50 * seconds + 10
+
+
+@pytest.fixture(scope="module")
+def one_seat() -> Any:
+    """A server that trains one model at a time, with a short step limit."""
+    from tests.e2e.conftest import run_server
+
+    with run_server(train_capacity=1, max_steps=300) as base_url:
+        yield base_url
+
+
+def _open(browser: Any, base_url: str, hash_: str = "#lang=en") -> Any:
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    page.goto(f"{base_url}/{hash_}")
+    page.wait_for_selector("html.is-ready")
+    page.wait_for_selector(f"{FIG} dd[data-key=step][data-value='0']")
+    return page
+
+
+def test_past_the_capacity_the_page_shows_its_place_in_line(browser, one_seat) -> None:
+    first = _open(browser, one_seat, "#lang=en&training.pace=50")
+    first.click(f"{FIG} button[data-role=train]")
+    first.wait_for_selector(f"{FIG} button[data-role=train][aria-pressed=true]")
+    second = _open(browser, one_seat, "#lang=zh&training.pace=50")
+    second.click(f"{FIG} button[data-role=train]")
+    second.wait_for_selector(f"{FIG} .status[data-state=queued]")
+    assert "第 1 位" in second.inner_text(f"{FIG} .status")
+    assert second.get_attribute(f"{FIG} dd[data-key=step]", "data-value") == "0"
+    first.context.close()  # the first reader leaves: the second trains
+    second.wait_for_function(
+        f"+document.querySelector('{FIG} dd[data-key=step]').dataset.value > 0"
+    )
+    assert second.inner_text(f"{FIG} .status") == ""
+    second.context.close()
+
+
+def test_the_step_limit_is_shown_with_a_way_to_start_over(browser, one_seat) -> None:
+    page = _open(browser, one_seat, "#lang=en&training.pace=0")
+    page.click(f"{FIG} button[data-role=train]")
+    page.wait_for_selector(f"{FIG} .status[data-state=limit]")
+    assert "300" in page.inner_text(f"{FIG} .status")
+    page.click(f"{FIG} .status button:has-text('Start over')")
+    page.wait_for_selector(f"{FIG} dd[data-key=step][data-value='0']")
+    assert page.inner_text(f"{FIG} .status") == ""
+    page.context.close()
+
+
+def test_after_a_server_restart_the_page_reconnects_with_a_fresh_session(browser) -> None:
+    from tests.e2e.conftest import run_server
+
+    with run_server() as base_url:
+        page = _open(browser, base_url, "#lang=en&training.pace=0")
+        page.click(f"{FIG} button:has-text('+25')")
+        page.wait_for_selector(f"{FIG} dd[data-key=step][data-value='25']")
+        port = int(base_url.rsplit(":", 1)[1])
+    page.wait_for_selector(f"{FIG} .status[data-state=reconnecting]")  # the server has gone
+    with run_server(port=port):
+        page.wait_for_selector(f"{FIG} .status:has-text('Connected again')", timeout=40_000)
+        page.wait_for_selector(f"{FIG} dd[data-key=step][data-value='0']")  # a fresh session
+        page.click(f"{FIG} button:has-text('+25')")
+        page.wait_for_selector(f"{FIG} dd[data-key=step][data-value='25']")
+    page.context.close()

@@ -1,4 +1,4 @@
-"""Shared by the web tests: a TestClient per app, apps with small limits, a watched trainer."""
+"""Shared by the web tests: a TestClient per app, apps with small limits."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from urllib.parse import urljoin
 
 import pytest
 
-from attnlab.web import WebSettings, create_app, training_session
+from attnlab.web import WebSettings, create_app
 
 # Starlette warns (at import) that its TestClient prefers the `httpx2` package; this project pins
 # `httpx`. The warning is about packaging, not about our code, so it is silenced for this import.
@@ -53,23 +53,6 @@ def client() -> Iterator[TestClient]:
     """The app with its default limits, shared: requests leave no state behind."""
     with LocalClient(create_app()) as shared:
         yield shared
-
-
-class TrainerSpy:
-    """The real FIG 2 trainer, remembered so a test can watch it after its socket has gone."""
-
-    def __init__(self) -> None:
-        self.trainers: list[Any] = []
-
-    def __call__(self, task: str, heads: int, seed: int) -> Any:
-        trainer = training_session.real_trainer(task, heads, seed)
-        self.trainers.append(trainer)
-        return trainer
-
-
-@pytest.fixture
-def spy() -> TrainerSpy:
-    return TrainerSpy()
 
 
 def _wait_until(condition: Callable[[], bool], timeout: float = 3.0) -> bool:

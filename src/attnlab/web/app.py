@@ -7,12 +7,15 @@ Data flows one way: reader's action → page state (URL) → this API → engine
 from __future__ import annotations
 
 import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 
 from attnlab import __version__
+from attnlab.trainpool.service import TrainingService
 from attnlab.web.claims_api import claims_router
 from attnlab.web.config import WebSettings, settings_from_env
 from attnlab.web.figures_api import available_figures, figures_router
@@ -21,7 +24,7 @@ from attnlab.web.inputs import InputError, error_response, printable
 from attnlab.web.lesson_api import lesson_router
 from attnlab.web.methods import MethodsMiddleware
 from attnlab.web.static_files import LessonStaticFiles, file_response
-from attnlab.web.training_socket import SessionCount, training_router
+from attnlab.web.training_socket import training_router
 
 log = logging.getLogger("attnlab.web")
 
@@ -29,7 +32,22 @@ log = logging.getLogger("attnlab.web")
 def create_app(settings: WebSettings | None = None) -> FastAPI:
     """The lesson's web app; `settings` holds the limits (tests pass small ones)."""
     limits = settings or WebSettings()
+    training = TrainingService(
+        frame_s=limits.frame_s,
+        workers=limits.train_workers,
+        capacity=limits.train_capacity,
+        server_processes=limits.server_processes,
+        factory=limits.trainer_factory,
+    )
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        training.start()  # the worker processes start and the capacity is logged, meanwhile
+        yield
+        training.stop()
+
     app = FastAPI(
+        lifespan=lifespan,
         title="attnlab",
         version=__version__,
         summary="An interactive lesson on attention and Transformers: the engine behind the page.",
@@ -39,7 +57,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         redoc_url=None,
     )
     app.state.limits = limits
-    app.state.training_sessions = SessionCount()
+    app.state.training = training
     app.include_router(figures_router(available_figures(), limits))
     app.include_router(claims_router())
     app.include_router(lesson_router())

@@ -20,9 +20,17 @@ PACKAGE_STATIC = Path(__file__).resolve().parent.parent / "static"
 class WebSettings:
     """Limits and wiring for `create_app`.
 
-    max_sessions: concurrent live-training sockets (FIG 2); the next one is refused as "busy".
     max_steps: steps one trainer may take (then "done": step_limit); config/reset start over.
     idle_timeout_s: a paused session with no client message for this long is closed.
+    train_workers / train_capacity: worker processes for live training and sessions that may
+        train at once; None = derived from the machine (`attnlab.trainpool.capacity`).
+    server_processes: server processes sharing the machine (uvicorn's multi-process mode);
+        each takes 1/N of the cores for its workers and its capacity.
+    train_grace_s: a paused run keeps its slot this long (then the next in line gets it).
+    max_open_sockets: training sockets open at once (each holds a model in a worker); the
+        next is told "full" and closed.
+    inbox_messages / outbox_messages: socket messages waiting to be handled (then the socket is
+        not read) / waiting to be sent (then the page, which reads nothing, is closed).
     frame_s: one progress message per frame while training (0.04 s → 25 messages a second).
     max_step_n: the largest n in {"type": "step", "n": n}.
     max_body_bytes / max_message_bytes: the largest HTTP body / socket message we read.
@@ -30,15 +38,13 @@ class WebSettings:
     allowed_hosts: host names, besides loopback, that the page may be served under
         (`--allowed-host NAME`, the class address); any other Host header is refused.
     join_token: None, or the token every client beyond loopback must show (`serve --class`).
-    server_processes: how many server processes share the machine (`serve --workers N`).
     max_header_bytes / header_timeout_s / keep_alive_s: a request's head must fit in this many
         bytes and arrive within this time; an idle kept-alive connection is closed after this.
     max_connections / backlog: requests past this many at once get 503; queued handshakes.
-    trainer_factory: (task, heads, seed) → a trainer with the `attnlab.tabletop.Trainer`
-        interface; None means the real one (tests may wrap it to watch it).
+    trainer_factory: TrainConfig → a trainer with the `attnlab.tabletop.Trainer` interface,
+        run in the worker processes (so importable by name); None means the real one.
     """
 
-    max_sessions: int = 4
     max_steps: int = 20_000
     idle_timeout_s: float = 600.0
     frame_s: float = 0.04
@@ -48,13 +54,19 @@ class WebSettings:
     static_dir: Path = PACKAGE_STATIC
     allowed_hosts: tuple[str, ...] = ()
     join_token: str | None = None
-    server_processes: int = 1
     max_header_bytes: int = 32 * 1024
     header_timeout_s: float = 10.0
     keep_alive_s: float = 5.0
     max_connections: int = 1000
     backlog: int = 2048
-    trainer_factory: Callable[[str, int, int], Any] | None = None
+    trainer_factory: Callable[[Any], Any] | None = None
+    train_workers: int | None = None
+    train_capacity: int | None = None
+    server_processes: int = 1
+    train_grace_s: float = 25.0
+    max_open_sockets: int = 400
+    inbox_messages: int = 8
+    outbox_messages: int = 256
 
 
 # `serve --workers N` starts N processes that each build the app from these (uvicorn imports it

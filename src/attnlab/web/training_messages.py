@@ -1,158 +1,146 @@
-"""What the page may say on the training socket (FIG 2), checked like every other setting.
+"""What the page may say on the training socket (FIG 2): one discriminated union on "type".
 
-A message is a JSON object with a "type"; its other keys are settings declared as `Param`s and
-validated by `attnlab.params`, so a bad message is refused with the same kind of sentence a bad
-figure setting gets ("n: 900 is out of range; expected an integer in [1, 500]").
+Each message is a strict pydantic model whose fields are declared from the same `Param`s as
+every other setting (the trainer's `PARAMS` for config, `START_PARAMS` for start, …): the
+socket, the CLI and the API cannot disagree about a range. Strict means a JSON integer for an
+integer and a boolean for a boolean: "2" or true as `heads` is refused, as is 2.5 as `n`.
+`parse_message` reads one text frame into one of these models, or raises InputError naming the
+field, with the same kind of sentence a bad figure setting gets.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any
+import functools
+from typing import Annotated, Any, Literal, Union
 
-from attnlab.params import Param, ParamError, coerce, validate
-from attnlab.web.inputs import InputError, parse_json
-
-N_COLOURS = 6  # the tabletop's colours: red, orange, yellow, green, blue, purple (by index)
-TABLE_CM = 80.0
-MAX_OBJECTS = 6
-
-
-def config_params() -> tuple[Param, ...]:
-    """task, heads, seed: the trainer's own declaration, shared with `attnlab train`."""
-    from attnlab.tabletop import PARAMS  # late: the server starts even if training cannot
-
-    return PARAMS
-
-
-@dataclass(frozen=True)
-class Scene:
-    """The display scene whose predictions go with every progress message (cm, colour indices).
-
-    target is the colour to fetch (A in the vector task); second is B (ignored by fetch).
-    """
-
-    positions: tuple[tuple[float, float], ...]
-    colours: tuple[int, ...]
-    target: int
-    second: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "positions": [list(p) for p in self.positions],
-            "colours": list(self.colours),
-            "target": self.target,
-            "second": self.second,
-        }
-
-
-DEFAULT_SCENE = Scene(
-    positions=((18.0, 58.0), (58.0, 62.0), (30.0, 20.0), (64.0, 26.0)),
-    colours=(0, 4, 3, 1),
-    target=0,
-    second=4,
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    TypeAdapter,
+    ValidationError,
+    create_model,
 )
 
+from attnlab.params import Param, ParamError
+from attnlab.tabletop import PARAMS, TrainConfig
+from attnlab.trainpool.scene import MAX_OBJECTS, N_COLOURS, TABLE_CM, Scene, checked_scene
+from attnlab.web.inputs import InputError
+
+_STRICT = ConfigDict(strict=True, extra="forbid", frozen=True)
 
 # The pace of a run. The engine trains ~3000 steps a second, so an unpaced run is over before the
 # eye can follow the curve; the page asks for a pace that lets the reader watch step ~225 go by.
 START_PARAMS = (
-    Param(
-        "pace",
-        "int",
-        0,
-        "steps per second; 0 = as fast as the machine goes",
-        lo=0,
-        hi=100_000,
-    ),
+    Param("pace", "int", 0, "steps per second; 0 = as fast as the machine goes", lo=0, hi=100_000),
 )
 
 
-def parse_message(
-    text: str | bytes, *, task: str, max_step_n: int
-) -> tuple[str, dict[str, Any] | Scene]:
-    """One client frame → (type, checked arguments); InputError says what is wrong."""
-    raw = parse_json(text, where=("message",))
-    if not isinstance(raw, dict) or not isinstance(raw.get("type"), str):
-        raise InputError(
-            ("message", "type"), 'expected a JSON object with a "type", e.g. {"type": "start"}'
+def _one_of(choices: tuple[Any, ...]) -> AfterValidator:
+    def check(value: Any) -> Any:
+        if value not in choices:
+            raise ValueError(f"{value!r} is not allowed; expected one of {choices}")
+        return value
+
+    return AfterValidator(check)
+
+
+def param_type(p: Param) -> Any:
+    """A `Param` as a strict pydantic type with its bounds."""
+    if p.kind == "bool":
+        return StrictBool
+    if p.kind == "choice":
+        if all(isinstance(c, int) and not isinstance(c, bool) for c in p.choices):
+            return Annotated[StrictInt, _one_of(p.choices)]  # Literal[1, 2] would take true
+        return Literal[p.choices]  # type: ignore[valid-type]
+    if p.kind == "int":
+        return Annotated[StrictInt, Field(ge=p.lo, le=p.hi)]
+    number = Annotated[float, Field(ge=p.lo, le=p.hi, allow_inf_nan=False)]
+    if p.kind == "vector":
+        return Annotated[list[number], Field(min_length=p.length, max_length=p.length)]
+    return number
+
+
+def message_model(kind: str, params: tuple[Param, ...], doc: str) -> type[BaseModel]:
+    """{"type": kind, <each param>} as a model; a missing setting takes its default."""
+    fields: dict[str, Any] = {"type": (Literal[kind], ...)}  # type: ignore[valid-type]
+    for p in params:
+        fields[p.name] = (param_type(p), Field(default=p.default, description=p.help))
+    return create_model(f"{kind.title()}Message", __config__=_STRICT, __doc__=doc, **fields)
+
+
+ConfigMessage = message_model("config", PARAMS, "A new run (step 0) of this task, heads, seed.")
+StartMessage = message_model("start", START_PARAMS, "Train until paused or the step limit.")
+PauseMessage = message_model("pause", (), "Stop training; the model is kept.")
+ResetMessage = message_model("reset", (), "The same config from step 0.")
+
+_Cm = Annotated[float, Field(ge=0, le=TABLE_CM, allow_inf_nan=False)]
+_Colour = Annotated[StrictInt, Field(ge=0, le=N_COLOURS - 1)]
+
+
+class SceneMessage(BaseModel):
+    """The display scene: 1–6 blocks [x, y] in cm on the 80 × 80 table, distinct colours."""
+
+    model_config = _STRICT
+    type: Literal["scene"]
+    positions: Annotated[list[tuple[_Cm, _Cm]], Field(min_length=1, max_length=MAX_OBJECTS)]
+    colours: Annotated[list[_Colour], Field(min_length=1, max_length=MAX_OBJECTS)]
+    target: _Colour | None = None
+    second: _Colour | None = None
+
+    def scene(self, task: str) -> Scene:
+        """The rules between the fields (ParamError), checked once, for the session's task."""
+        return checked_scene(
+            list(self.positions), list(self.colours), self.target, self.second, task=task
         )
-    kind = raw.pop("type")
-    parsers: dict[str, Callable[[dict[str, Any]], Any]] = {
-        "config": lambda r: validate(config_params(), r),
-        "start": lambda r: validate(START_PARAMS, r),
-        "pause": lambda r: validate((), r),
-        "reset": lambda r: validate((), r),
-        "step": lambda r: validate((Param("n", "int", 1, "steps", lo=1, hi=max_step_n),), r),
-        "scene": lambda r: parse_scene(r, task=task),
-    }
-    if kind not in parsers:
-        raise InputError(
-            ("message", "type"), f"unknown message type {kind!r}; one of {', '.join(parsers)}"
-        )
+
+
+def to_config(message: BaseModel) -> TrainConfig:
+    return TrainConfig(task=message.task, heads=message.heads, seed=message.seed)  # type: ignore[attr-defined]
+
+
+@functools.cache
+def message_union(max_step_n: int) -> TypeAdapter[Any]:
+    """Every message the page may send; `step`'s n is bounded by the server's limit."""
+    n = Param("n", "int", 1, "steps to train now", lo=1, hi=max_step_n)
+    step = message_model("step", (n,), "Train n steps now, then pause.")
+    union = Union[ConfigMessage, StartMessage, PauseMessage, ResetMessage, step, SceneMessage]  # noqa: UP007
+    return TypeAdapter(Annotated[union, Field(discriminator="type")])
+
+
+def parse_message(text: str, *, max_step_n: int) -> BaseModel:
+    """One text frame → its message model; InputError(("message", field), sentence) if bad."""
     try:
-        return kind, parsers[kind](raw)
+        return message_union(max_step_n).validate_json(text)
+    except ValidationError as err:
+        first = err.errors(include_url=False)[0]
+        raise InputError(_where(first), _sentence(first)) from None
+
+
+def scene_of(message: SceneMessage, task: str) -> Scene:
+    try:
+        return message.scene(task)
     except ParamError as err:
         raise InputError(("message", err.name), str(err)) from None
 
 
-def parse_scene(raw: Mapping[str, Any], *, task: str) -> Scene:
-    """A scene from the page: 1–6 objects of distinct colours on the 80 × 80 cm table."""
-    known = {"positions", "colours", "target", "second"}
-    for name in raw:
-        if name not in known:
-            raise ParamError(name, f"unknown scene field; allowed: {', '.join(sorted(known))}")
-    positions = raw.get("positions")
-    if not isinstance(positions, list) or not 1 <= len(positions) <= MAX_OBJECTS:
-        raise ParamError("positions", f"expected a list of 1 to {MAX_OBJECTS} [x, y] pairs in cm")
-    n = len(positions)
-    if not all(isinstance(p, list) and len(p) == 2 for p in positions):
-        raise ParamError("positions", "each position must be an [x, y] pair in cm")
-    flat_param = Param("positions", "vector", None, lo=0, hi=TABLE_CM, length=2 * n)
-    flat = coerce(flat_param, [x for p in positions for x in p])
-    colours = _colours(raw.get("colours"), n)
-    target = coerce(_colour("target"), raw.get("target", colours[0]))
-    if target not in colours:
-        raise ParamError("target", f"colour {target} is not on the table (colours {list(colours)})")
-    second = _second(raw, colours, target, task)
-    pairs = tuple((flat[2 * i], flat[2 * i + 1]) for i in range(n))
-    return Scene(positions=pairs, colours=colours, target=target, second=second)
+def _where(error: Any) -> tuple[str, ...]:
+    loc = error["loc"]
+    if error["type"] == "json_invalid":
+        return ("message",)
+    if len(loc) < 2:  # not an object, no or an unknown "type"
+        return ("message", "type")
+    return ("message", str(loc[1]))
 
 
-def _colour(name: str) -> Param:
-    return Param(name, "int", 0, "colour index (0 red … 5 purple)", lo=0, hi=N_COLOURS - 1)
-
-
-def _colours(raw: Any, n: int) -> tuple[int, ...]:
-    if not isinstance(raw, list) or len(raw) != n:
-        raise ParamError(
-            "colours", f"expected {n} colour indices (one per position), each 0..{N_COLOURS - 1}"
-        )
-    colours = tuple(coerce(_colour("colours"), c) for c in raw)
-    if len(set(colours)) != n:
-        raise ParamError("colours", f"colours must be distinct, got {list(colours)}")
-    return colours
-
-
-def _second(raw: Mapping[str, Any], colours: tuple[int, ...], target: int, task: str) -> int:
-    """B of the vector task: another colour on the table (fetch ignores it)."""
-    others = [c for c in colours if c != target]
-    if task == "vector" and not others:
-        raise ParamError("positions", "the vector task needs at least 2 objects")
-    default = others[0] if others else target
-    second = coerce(_colour("second"), raw.get("second", default))
-    if task == "vector" and second not in others:
-        raise ParamError(
-            "second", f"must be a colour on the table other than the target, one of {others}"
-        )
-    return second
-
-
-def scene_fits(scene: Scene, task: str) -> bool:
-    """Whether a scene chosen under one task still works for `task` (vector needs A ≠ B)."""
-    try:
-        parse_scene(scene.to_dict(), task=task)
-    except ParamError:
-        return False
-    return True
+def _sentence(error: Any) -> str:
+    where = _where(error)[-1]
+    if where == "type" and error["type"] != "json_invalid":
+        kinds = "config, start, pause, reset, step, scene"
+        return f'type: expected a JSON object with a "type", one of {kinds}'
+    if where == "message":
+        return f"invalid JSON: {error['msg']}"
+    return f"{where}: {error['msg']}"

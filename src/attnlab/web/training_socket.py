@@ -1,13 +1,20 @@
 """`/ws/train`: FIG 2's live training, streamed to the page (protocol in briefs/web_contract.md).
 
-The socket is a conversation: the page sends config / start / pause / step / reset / scene, the
-server answers with state, progress, done and error messages. Training runs in a worker thread
-(`asyncio.to_thread`) one frame at a time, so the event loop keeps reading the page's messages
-and other requests while the model trains; between frames the progress is sent.
+The socket is a conversation: the page sends config / start / pause / step / reset / scene
+(`training_messages`), the server answers with state, progress, done, queued and error
+messages. The model trains in a worker process (`attnlab.trainpool`), never on the event loop
+or under this process's interpreter lock; this module only admits, forwards and relays.
 
-Limits (see `WebSettings`): a foreign page is refused (close code 1008); at most `max_sessions`
-sockets train at once (the next gets an error "busy"); a trainer stops at `max_steps`; a paused
-socket that stays silent for `idle_timeout_s` is closed; a closed socket stops its training at once.
+Slots (`Admission`): a socket holds one only while its model trains, or for `train_grace_s`
+after its run stopped (a pause between two runs keeps it); a socket that never trains holds
+none. Past the capacity a reader waits in line and is told its place ({"type": "queued"}),
+again whenever the line moves. A closed socket gives its slot back before its handler returns.
+
+Limits (`WebSettings`): a foreign page is refused (close code 1008); past `max_open_sockets`
+the next socket is told "full" (close code 1013: each holds a model in memory); a message
+over `max_message_bytes` (UTF-8 bytes) is refused; at most `inbox_messages` wait to be handled
+(then the socket is not read: backpressure); a page that reads nothing for `outbox_messages`
+frames is closed; a paused socket silent for `idle_timeout_s` is closed.
 """
 
 from __future__ import annotations
@@ -15,55 +22,55 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import logging
-import threading
 import time
 from typing import Any
 
-from fastapi import APIRouter, WebSocket
+from fastapi import APIRouter, Request, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
-from attnlab.params import ParamError, validate
+from attnlab.tabletop import TrainConfig
+from attnlab.trainpool.service import TrainingService
 from attnlab.web.config import WebSettings
 from attnlab.web.inputs import InputError
 from attnlab.web.origin import origin_allowed
-from attnlab.web.training_messages import config_params, parse_message
-from attnlab.web.training_session import TrainingSession, real_trainer
+from attnlab.web.training_messages import (
+    ConfigMessage,
+    PauseMessage,
+    ResetMessage,
+    SceneMessage,
+    StartMessage,
+    parse_message,
+    scene_of,
+    to_config,
+)
 
-log = logging.getLogger("attnlab.web")
-
-_GONE = None  # what the reader puts in the inbox when the page has gone
-_WAKE = object()  # what a run puts in the inbox when it ends: the idle clock starts
-
-
-class SessionCount:
-    """How many training sockets are open (changed only on the event loop, so no lock)."""
-
-    def __init__(self) -> None:
-        self.active = 0
+_GONE = None  # what the reader leaves in the inbox when the page has gone
+_WAKE = b"\x00wake"  # what a run's end leaves there (the idle clock starts); never the page's
 
 
 def training_router() -> APIRouter:
     router = APIRouter()
 
+    @router.get("/api/training/capacity", tags=["training"])
+    async def training_capacity(request: Request) -> dict[str, Any]:
+        """Worker processes, sessions that may train at once (capacity), active and queued."""
+        service: TrainingService = request.app.state.training
+        return await service.stats()
+
     @router.websocket("/ws/train")
     async def train_socket(ws: WebSocket) -> None:
         limits: WebSettings = ws.app.state.limits
-        count: SessionCount = ws.app.state.training_sessions
         if not _same_origin(ws, limits):
             await ws.close(code=1008, reason="foreign origin")
             return
         await ws.accept()
-        if count.active >= limits.max_sessions:
-            await _refuse(
-                ws, "busy", f"{limits.max_sessions} training sessions are running; try again later"
-            )
+        service: TrainingService = ws.app.state.training
+        if service.open_sockets >= limits.max_open_sockets:
+            full = {"type": "error", "code": "full", "message": "too many open training sockets"}
+            await ws.send_text(json.dumps(full))
+            await ws.close(code=1013, reason="full")
             return
-        count.active += 1
-        try:
-            await Conversation(ws, limits).serve()
-        finally:
-            count.active -= 1
+        await Conversation(ws, limits, service).serve()
 
     return router
 
@@ -78,75 +85,96 @@ def _same_origin(ws: WebSocket, limits: WebSettings) -> bool:
     )
 
 
-async def _refuse(ws: WebSocket, code: str, message: str) -> None:
-    await ws.send_text(json.dumps({"type": "error", "code": code, "message": message}))
-    await ws.close(code=1013 if code == "busy" else 1011, reason=code)
+def utf8_size(text: str, limit: int) -> int:
+    """Bytes of `text` in UTF-8 (a character is at least one byte: past `limit` chars, no need)."""
+    if len(text) > limit:
+        return len(text)
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+async def read_into(ws: Any, inbox: asyncio.Queue[str | bytes | None]) -> None:
+    """Page → bounded inbox. When the inbox is full the socket is not read (backpressure)."""
+    try:
+        while True:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            text = message.get("text")
+            await inbox.put(text if text is not None else (message.get("bytes") or b""))
+    except (WebSocketDisconnect, RuntimeError, OSError):
+        pass
 
 
 class Conversation:
-    """One socket: reads messages, runs the trainer, sends progress; cleans up on any exit."""
+    """One socket: its session in a worker, its place among the slots, its two queues."""
 
-    def __init__(self, ws: WebSocket, limits: WebSettings) -> None:
-        self.ws = ws
-        self.limits = limits
-        self.session: TrainingSession | None = None
-        self.inbox: asyncio.Queue[object] = asyncio.Queue()  # text, bytes, _GONE or _WAKE
-        self.cancel = threading.Event()  # read by the worker thread between chunks of steps
-        self.goal: int | None = None  # the step the runner trains towards; None = paused
-        self.pace = 0  # steps per second asked by the page; 0 = as fast as possible
-        self.runner: asyncio.Task[None] | None = None
-        self.send_lock = asyncio.Lock()
+    def __init__(self, ws: WebSocket, limits: WebSettings, service: TrainingService) -> None:
+        self.ws, self.limits, self.service = ws, limits, service
+        self.pool, self.admission = service.pool, service.admission
+        self.inbox: asyncio.Queue[str | bytes | None] = asyncio.Queue(limits.inbox_messages)
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()  # bounded by `_deliver`
+        self.config = TrainConfig()
+        self.sid = 0
+        self.running = False
+        self.pending: tuple[int | None, int] | None = None  # (steps, pace) asked while queued
+        self.grace: asyncio.TimerHandle | None = None
         self.closed = False
+        self.writer: asyncio.Task[None] | None = None
         self.quiet_since = time.monotonic()
 
     async def serve(self) -> None:
         reader = asyncio.create_task(self._read())
+        self.writer = writer = asyncio.create_task(self._write())
+        self.service.open_sockets += 1
         try:
-            if await self._open():
-                while (text := await self._next_message()) is not _GONE:
-                    await self._handle(text)
+            await self.service.ready()
+            loop = asyncio.get_running_loop()
+            self.sid = self.pool.open(self.config, self.limits.max_steps, loop, self._deliver)
+            self.quiet_since = time.monotonic()  # the idle clock starts once the session is open
+            while (text := await self._next_message()) is not _GONE:
+                await self._handle(text)
         finally:
+            self._leave()
             reader.cancel()
-            await self._stop_runner()  # the worker thread is done when this returns
+            self.outbox.put_nowait(None)
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await writer
 
-    async def _open(self) -> bool:
-        factory = self.limits.trainer_factory or real_trainer
-        try:
-            config = validate(config_params(), {})
-            self.session = await asyncio.to_thread(
-                TrainingSession, factory=factory, config=config, max_steps=self.limits.max_steps
-            )
-        except ImportError as err:  # the tabletop package is not installed / not written yet
-            await _refuse(self.ws, "unavailable", f"live training is not available: {err}")
-            return False
-        await self.send(self.session.state(running=False))
-        await self.send(await asyncio.to_thread(self.session.progress, full_history=True))
-        return True
+    def _leave(self) -> None:
+        """Give back the slot (or the place in line) and the worker's session: synchronously."""
+        self.closed = True
+        if self.grace is not None:
+            self.grace.cancel()
+        self.admission.release(self)
+        if self.sid:
+            self.pool.close(self.sid)
+        self.service.open_sockets -= 1
 
     async def _read(self) -> None:
-        """Page → inbox, until the page goes (then `_GONE`)."""
-        try:
-            while True:
-                message = await self.ws.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
-                self.inbox.put_nowait(message.get("text") or message.get("bytes") or "")
-        except (WebSocketDisconnect, RuntimeError):
-            pass
-        finally:
-            self.closed = True  # nothing more can be sent
-            self.cancel.set()  # stop the worker now, before the conversation notices
+        await read_into(self.ws, self.inbox)
+        self.closed = True  # nothing more can be sent
+        with contextlib.suppress(asyncio.QueueFull):
             self.inbox.put_nowait(_GONE)
+
+    async def _write(self) -> None:
+        while (text := await self.outbox.get()) is not None:
+            try:
+                await self.ws.send_text(text)
+            except (WebSocketDisconnect, RuntimeError, OSError):
+                self.closed = True
+                with contextlib.suppress(asyncio.QueueFull):
+                    self.inbox.put_nowait(_GONE)
+                return
 
     async def _next_message(self) -> str | bytes | None:
         while not self.closed:
-            timeout = None  # while training, the page may stay silent
-            if self.goal is None:
+            timeout = None  # while training or waiting in line, the page may stay silent
+            if not self.running and self.pending is None:
                 timeout = self.quiet_since + self.limits.idle_timeout_s - time.monotonic()
-            if timeout is not None and timeout <= 0:
-                await self.send({"type": "done", "reason": "idle"})
-                await self._close(1000, "idle")
-                return _GONE
+                if timeout <= 0:
+                    self.send({"type": "done", "reason": "idle"})
+                    await self._close(1000, "idle")
+                    return _GONE
             try:
                 item = await asyncio.wait_for(self.inbox.get(), timeout)
             except asyncio.TimeoutError:
@@ -154,137 +182,104 @@ class Conversation:
             if item is _WAKE:
                 continue
             self.quiet_since = time.monotonic()
-            assert item is None or isinstance(item, (str, bytes))
             return item
         return _GONE
 
     async def _handle(self, text: str | bytes) -> None:
-        assert self.session is not None
-        if isinstance(text, bytes) or len(text) > self.limits.max_message_bytes:
-            await self._error(
-                "bad_message",
-                f"expected a JSON text message under {self.limits.max_message_bytes} bytes",
-            )
+        limit = self.limits.max_message_bytes
+        if isinstance(text, bytes) or utf8_size(text, limit) > limit:
+            self._error("bad_message", f"expected a JSON text message of at most {limit} bytes")
             return
         try:
-            kind, args = parse_message(
-                text, task=self.session.config["task"], max_step_n=self.limits.max_step_n
-            )
+            self._dispatch(parse_message(text, max_step_n=self.limits.max_step_n))
         except InputError as err:
-            await self._error("bad_message", err.msg)
+            self._error("bad_message", err.msg)
+
+    def _dispatch(self, message: Any) -> None:
+        """Every message the page may send, handled here and nowhere else."""
+        if isinstance(message, ConfigMessage | ResetMessage):
+            if isinstance(message, ConfigMessage):
+                self.config = to_config(message)
+                self.pool.command(self.sid, "config", self.config)
+            else:
+                self.pool.command(self.sid, "reset")
+            self._run_stopped()
+        elif isinstance(message, StartMessage):
+            self._ask_to_run(None, message.pace)  # type: ignore[attr-defined]
+        elif isinstance(message, PauseMessage):
+            self.pending = None
+            if not self.admission.holds(self):
+                self.admission.release(self)  # leaves the line
+            self.pool.command(self.sid, "pause")
+        elif isinstance(message, SceneMessage):
+            self.pool.command(self.sid, "scene", scene_of(message, self.config.task))
+        else:  # step
+            self._ask_to_run(message.n, 0)
+
+    # ---- slots -----------------------------------------------------------------------------
+    def _ask_to_run(self, steps: int | None, pace: int) -> None:
+        place = self.admission.request(self)
+        if place == 0:
+            self._run(steps, pace)
+        else:
+            self.pending = (steps, pace)
+            self.moved(place)
+
+    def _run(self, steps: int | None, pace: int) -> None:
+        if self.grace is not None:
+            self.grace.cancel()
+            self.grace = None
+        self.running, self.pending = True, None
+        self.pool.command(self.sid, "run", steps, pace)
+
+    def _run_stopped(self) -> None:
+        """The run ended (or was replaced): the slot is kept for the grace period only."""
+        self.running = False
+        self.quiet_since = time.monotonic()
+        with contextlib.suppress(asyncio.QueueFull):  # full: the conversation is awake anyway
+            self.inbox.put_nowait(_WAKE)
+        if self.admission.holds(self) and self.grace is None:
+            loop = asyncio.get_running_loop()
+            self.grace = loop.call_later(self.limits.train_grace_s, self._grace_over)
+
+    def _grace_over(self) -> None:
+        self.grace = None
+        if not self.running and self.admission.holds(self):
+            self.admission.release(self)
+
+    def admitted(self) -> None:
+        """First in line and a slot freed: the run asked for starts now."""
+        if self.pending is not None and not self.closed:
+            self._run(*self.pending)
+
+    def moved(self, place: int) -> None:
+        capacity = self.admission.capacity
+        self.send({"type": "queued", "place": place, "capacity": capacity})
+
+    # ---- messages out ----------------------------------------------------------------------
+    def _deliver(self, text: str, ended: bool) -> None:
+        """A message from the worker (on the loop): relay it; a run's end starts the grace."""
+        if ended:
+            self._run_stopped()
+        if self.outbox.qsize() >= self.limits.outbox_messages:  # the page reads nothing
+            self.closed = True
+            with contextlib.suppress(asyncio.QueueFull):
+                self.inbox.put_nowait(_GONE)
             return
-        try:
-            await getattr(self, f"_on_{kind}")(args)
-        except ParamError as err:  # the trainer's own checks (a second line of defence)
-            await self._error("bad_message", str(err))
+        self.outbox.put_nowait(text)
 
-    async def _on_config(self, config: dict[str, Any]) -> None:
-        await self._stop_runner()
-        await asyncio.to_thread(self._session().configure, config)
-        await self._announce_new_run()
-
-    async def _on_reset(self, _: dict[str, Any]) -> None:
-        await self._stop_runner()
-        await asyncio.to_thread(self._session().reset)
-        await self._announce_new_run()
-
-    async def _on_start(self, args: dict[str, Any]) -> None:
-        self.pace = args["pace"]
-        await self._run_until(self.limits.max_steps)
-
-    async def _on_step(self, args: dict[str, Any]) -> None:
-        await self._stop_runner()
-        self.pace = 0  # a single step button trains its steps at once
-        await self._run_until(self._session().step + args["n"])
-
-    async def _on_pause(self, _: dict[str, Any]) -> None:
-        await self._stop_runner()
-        await self.send(self._session().state(running=False))
-
-    async def _on_scene(self, scene: Any) -> None:
-        session = self._session()
-        await asyncio.to_thread(session.set_scene, scene)
-        if self.goal is None:  # while running, the next frame carries the new prediction
-            await self.send(await asyncio.to_thread(session.progress))
-
-    async def _announce_new_run(self) -> None:
-        session = self._session()
-        await self.send(session.state(running=False))
-        await self.send(await asyncio.to_thread(session.progress, full_history=True))
-
-    async def _run_until(self, goal: int) -> None:
-        session = self._session()
-        if session.step >= session.max_steps:
-            await self.send({"type": "done", "reason": "step_limit"})
-            await self.send(session.state(running=False))
-            return
-        self.goal = min(goal, session.max_steps)
-        if self.runner is None or self.runner.done():
-            self.runner = asyncio.create_task(self._run())
-        await self.send(session.state(running=True))
-
-    async def _run(self) -> None:
-        """Frames of training until the goal, a pause or the page going away."""
-        session = self._session()
-        try:
-            while self.goal is not None and session.step < self.goal and not self.cancel.is_set():
-                before, t0 = session.step, time.monotonic()
-                message = await asyncio.to_thread(
-                    session.frame, self._frame_goal(before), self.limits.frame_s, self.cancel
-                )
-                if message["step"] > before:  # a frame cut short by a pause trained nothing
-                    await self.send(message)
-                if self.pace:  # paced: wait out the rest of the frame
-                    await asyncio.sleep(max(0.0, self.limits.frame_s - (time.monotonic() - t0)))
-        except Exception:  # a bug in the trainer: tell the page, keep the server up
-            log.exception("training failed")
-            await self._error("internal", "training failed; see the server log")
-        if self.cancel.is_set():
-            return  # stopped on request: `_stop_runner` reports
-        self.goal, self.quiet_since = None, time.monotonic()
-        self.inbox.put_nowait(_WAKE)
-        if session.step >= session.max_steps:
-            await self.send({"type": "done", "reason": "step_limit"})
-        await self.send(session.state(running=False))
-
-    def _frame_goal(self, step: int) -> int:
-        """Where this frame may train to: the goal, or at a pace, one frame's worth of steps."""
-        assert self.goal is not None
-        if not self.pace:
-            return self.goal
-        return min(self.goal, step + max(1, round(self.pace * self.limits.frame_s)))
-
-    async def _stop_runner(self) -> None:
-        """Stop training and wait for the worker thread's current chunk to end."""
-        runner, self.runner = self.runner, None
-        if runner is not None and not runner.done():
-            self.cancel.set()
-            await asyncio.gather(runner, return_exceptions=True)
+    def send(self, message: dict[str, Any]) -> None:
         if not self.closed:
-            self.cancel.clear()
-        self.goal, self.quiet_since = None, time.monotonic()
+            self.outbox.put_nowait(json.dumps(message, allow_nan=False, separators=(",", ":")))
 
-    def _session(self) -> TrainingSession:
-        assert self.session is not None
-        return self.session
-
-    async def _error(self, code: str, message: str) -> None:
-        await self.send({"type": "error", "code": code, "message": message})
-
-    async def send(self, message: dict[str, Any]) -> None:
-        """Send unless the page has gone (then remember it, and stop)."""
-        if self.closed:
-            return
-        text = json.dumps(message, allow_nan=False, separators=(",", ":"))
-        async with self.send_lock:
-            try:
-                await self.ws.send_text(text)
-            except (WebSocketDisconnect, RuntimeError, OSError):
-                self.closed = True
-                self.cancel.set()
+    def _error(self, code: str, message: str) -> None:
+        self.send({"type": "error", "code": code, "message": message})
 
     async def _close(self, code: int, reason: str) -> None:
-        if not self.closed:
-            self.closed = True
-            with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
-                await self.ws.close(code=code, reason=reason)
+        self.outbox.put_nowait(None)  # what was said goes first
+        self.closed = True
+        if self.writer is not None:
+            with contextlib.suppress(Exception):
+                await self.writer
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+            await self.ws.close(code=code, reason=reason)

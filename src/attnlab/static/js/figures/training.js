@@ -7,11 +7,15 @@ import { objectColour, OBJECT_COLOURS } from "../lib/colours.js";
 import { button, numberInput, segmented, select, stepper } from "../lib/controls.js";
 import { errorCurves } from "../lib/errorcurves.js";
 import { drawPrediction, sceneLegend } from "../lib/predictionmarks.js";
+import { count } from "../lib/format.js";
 import { html, el } from "../lib/svg.js";
 import { tableScene } from "../lib/table.js";
 import { trainSocket } from "../lib/trainsocket.js";
 import { trainingReadouts } from "../lib/trainreadouts.js";
 import { linkedSteps, STEP_PARAM } from "../lib/trainlink.js";
+import { loadViewStrings, viewTranslator } from "../lib/viewstrings.js";
+
+const STRINGS = await loadViewStrings("training"); // queue, step limit, reconnecting
 
 // Colour indices (attnlab.tabletop.scenes.COLOURS) of the display scene's six slots, in order:
 // the default four blocks are green, blue, red, yellow; orange only appears with six blocks.
@@ -50,10 +54,10 @@ function sceneFrom(s) {
 }
 
 export function mount(root, ctx) {
-  const { t } = ctx;
+  const t = viewTranslator(STRINGS, ctx);
   const s = () => ctx.settings;
   const colourName = (c) => t(`colour.${OBJECT_COLOURS[c].name}`);
-  const run = { step: 0, running: false, prediction: null, maxSteps: null, crossed: false, sceneQueued: false,
+  const run = { step: 0, running: false, queued: null, limited: false, reconnecting: false, prediction: null, maxSteps: null, crossed: false, sceneQueued: false,
     history: [], stale: false }; // the records of this run so far, for the lesson's try-its (emitData)
   root.classList.add("fig-training");
 
@@ -73,14 +77,12 @@ export function mount(root, ctx) {
     } });
   const actions = html("div", { class: "actions" }, bar);
   const trainBtn = button(actions, { label: t("tr.train"), className: "primary", onClick: () => {
-    socket.send(run.running ? { type: "pause" } : { type: "start", pace: Number(s().pace) });
+    const busy = run.running || run.queued; // pressing again while waiting leaves the line
+    socket.send(busy ? { type: "pause" } : { type: "start", pace: Number(s().pace) });
   } });
   trainBtn.dataset.role = "train";
   const stepBtn = button(actions, { label: t("tr.step", { n: STEP_N }), onClick: () => socket.send({ type: "step", n: STEP_N }) });
-  const resetBtn = button(actions, { label: t("tr.reset"), onClick: () => {
-    socket.send({ type: "reset" });
-    clearRun();
-  } });
+  const resetBtn = button(actions, { label: t("tr.reset"), onClick: startOver });
 
   // ---- panels: the display scene (left) and the error curves (right) -------------------------
   const panels = html("div", { class: "panels" }, root);
@@ -105,14 +107,22 @@ export function mount(root, ctx) {
     link.before(msg);
     onMessage(msg);
     link.after(run.step);
-  }, onStatus });
+  }, onStatus, onOpen: greet });
   const link = linkedSteps({ ctx, send: (msg) => socket.send(msg) }); // a link's step, retrained
 
-  function hello() {
-    socket.connect();
+  /** On every (re)connect: this view's config and scene start the server's session. */
+  function greet() {
     const { task, heads, seed } = s();
     socket.send({ type: "config", task, heads: Number(heads), seed });
     sendScene();
+    link.begin(); // a link's trained step (again after a reconnect: the new session is at 0)
+  }
+
+  function startOver() {
+    socket.send({ type: "reset" });
+    run.limited = false;
+    setStatus("");
+    clearRun();
   }
 
   function sendScene() {
@@ -129,6 +139,10 @@ export function mount(root, ctx) {
   function onMessage(msg) {
     if (msg.type === "state") {
       run.running = Boolean(msg.running);
+      if (run.queued) {
+        run.queued = null;
+        setStatus("");
+      }
       run.maxSteps = msg.max_steps ?? run.maxSteps;
       if (msg.step === 0 && run.step !== 0) clearRun();
       run.step = msg.step ?? run.step;
@@ -149,34 +163,65 @@ export function mount(root, ctx) {
       drawScenePrediction();
       readouts.progress(run.step, curves.latest(), s().task, curves.firstBelow);
       announceMilestones();
+    } else if (msg.type === "queued") {
+      run.queued = { place: msg.place, capacity: msg.capacity };
+      showRunning();
+      showQueued();
     } else if (msg.type === "done") {
       run.running = false;
       showRunning();
-      ctx.announce(t(msg.reason === "step_limit" ? "tr.done.limit" : "tr.done.idle", { step: run.step }));
+      if (msg.reason === "step_limit") {
+        run.limited = true;
+        showLimit();
+      } else ctx.announce(t("tr.done.idle", { step: run.step }));
     } else if (msg.type === "error") {
-      setStatus(msg.code === "busy" ? t("tr.busy") : t("tr.error", { message: msg.message ?? msg.code }), msg.code === "busy");
+      setStatus(t("tr.error", { message: msg.message ?? msg.code }));
     }
+  }
+
+  function showQueued() {
+    if (run.queued) setStatus(t("tr.queued", run.queued), { kind: "is-waiting" });
+  }
+
+  function showLimit() {
+    setStatus(t("tr.limit", { step: count(run.step) }), { action: { label: t("tr.startover"), onClick: startOver } });
   }
 
   function onStatus(state, detail) {
-    if (state === "open") setStatus("");
+    if (state === "open") {
+      if (run.reconnecting) {
+        clearRun();
+        const said = t("tr.reconnected");
+        setStatus(said, { kind: "is-waiting" });
+        setTimeout(() => { if (status.firstChild?.textContent === said) setStatus(""); }, 6000);
+      } else setStatus("");
+      run.reconnecting = false;
+    }
+    if (state === "reconnecting") {
+      run.reconnecting = true;
+      run.running = false;
+      run.queued = null;
+      showRunning();
+      setStatus(t("tr.reconnecting", { seconds: Math.round(detail.delayMs / 1000) }));
+    }
     if (state === "closed" && !detail.intended) {
       run.running = false;
       showRunning();
-      if (!status.textContent) setStatus(t("tr.disconnected"), true);
+      if (!status.textContent) setStatus(t("tr.disconnected"), { action: { label: t("tr.reconnect"), onClick: () => {
+        setStatus("");
+        clearRun();
+        socket.connect();
+      } } });
     }
   }
 
-  function setStatus(text, offerRetry = false) {
+  /** The line under the figure: what is happening (queued, limit, reconnecting, an error). */
+  function setStatus(text, { action = null, kind = "is-error" } = {}) {
     status.replaceChildren(document.createTextNode(text));
-    status.classList.toggle("is-error", Boolean(text));
-    if (offerRetry) {
-      button(status, { label: t("tr.reconnect"), onClick: () => {
-        setStatus("");
-        clearRun();
-        hello();
-      } });
-    }
+    status.classList.remove("is-error", "is-waiting");
+    if (text) status.classList.add(kind);
+    status.dataset.state = !text ? "" : run.queued ? "queued" : run.limited ? "limit" : run.reconnecting ? "reconnecting" : "other";
+    if (action) button(status, { label: action.label, onClick: action.onClick });
     if (text) ctx.announce(text);
   }
 
@@ -217,6 +262,10 @@ export function mount(root, ctx) {
   }
 
   function clearRun() {
+    if (run.limited) {
+      run.limited = false;
+      setStatus("");
+    }
     run.step = 0;
     run.prediction = null;
     run.crossed = false;
@@ -237,9 +286,9 @@ export function mount(root, ctx) {
   }
 
   function showRunning() {
-    trainBtn.textContent = run.running ? t("tr.pause") : t("tr.train");
-    trainBtn.setAttribute("aria-pressed", String(run.running));
-    stepBtn.disabled = run.running;
+    trainBtn.textContent = run.queued ? t("tr.queued.button") : run.running ? t("tr.pause") : t("tr.train");
+    trainBtn.setAttribute("aria-pressed", String(run.running || Boolean(run.queued)));
+    stepBtn.disabled = run.running || Boolean(run.queued);
     root.classList.toggle("is-running", run.running);
   }
 
@@ -315,13 +364,14 @@ export function mount(root, ctx) {
     readouts.relabel();
     readouts.progress(run.step, curves.latest(), s().task, curves.firstBelow);
     drawScene();
+    if (run.queued) showQueued();
+    else if (run.limited) showLimit();
   }
 
   drawScene();
   showRunning();
   readouts.progress(0, null, s().task, curves.firstBelow);
-  hello();
-  link.begin();
+  socket.connect();
 
   return {
     update(data) {

@@ -1,0 +1,229 @@
+"""A class on one server: N learners train FIG 2 at the watch pace while N readers drag figures.
+
+N training sockets press Train at once (200 steps/s, the page's "watch" pace) while N readers
+each send one figure request every 100 ms (mixed figures and settings, one in five with a seed
+never seen before) for T seconds. Printed: trainers training / N, median and p10 steps/s per
+trainer (over the whole window, so a learner who waited in line counts with what it got),
+progress messages/s, figure p50 / p99 latency, errors, server RSS (the server and its worker
+processes), and the capacity the server states. Targets from issue 8 are printed beside them.
+
+`--soak MINUTES`: 16 readers with fresh seeds and 4 trainings that start over at the step
+limit; RSS every 30 s, and its growth after the first minute (warm-up).
+
+The server is a uvicorn process on a free 127.0.0.1 port; every request stays on loopback and
+the run is bounded (count, time, and a timeout on every call).
+
+    .venv/bin/python benchmarks/classroom.py [--learners 40] [--seconds 40] [--soak MINUTES]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import numpy as np
+from websockets.asyncio.client import connect
+
+sys.path.insert(0, str(Path(__file__).parent))
+from web_latency import free_port, pct, random_settings, server
+
+WATCH_PACE = 200
+REQUEST_EVERY_S = 0.1
+TARGETS = {"median_steps": 150.0, "p99_ms": 250.0, "rss_mib": 600.0}
+
+
+def server_pid() -> int:
+    """The uvicorn process `web_latency.server` started: this process's only child."""
+    tasks = Path("/proc/self/task").iterdir()
+    children = [int(c) for task in tasks for c in (task / "children").read_text().split()]
+    if len(children) != 1:
+        raise SystemExit(f"expected one server process, found {children}")
+    return children[0]
+
+
+def rss_mib(pid: int) -> float:
+    """Resident memory of `pid` and all its descendants (Linux /proc), MiB."""
+    total, todo = 0, [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            for line in Path(f"/proc/{p}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+            for task in Path(f"/proc/{p}/task").iterdir():
+                todo += [int(c) for c in (task / "children").read_text().split()]
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+    return total / 1024
+
+
+@dataclass
+class Tally:
+    errors: list[str] = field(default_factory=list)
+    latencies_ms: list[float] = field(default_factory=list)
+    trainer_steps: list[int] = field(default_factory=list)
+    trained: int = 0  # trainers that took at least one step
+    queued_ever: int = 0
+    progress_messages: int = 0
+
+
+async def trainer(base: str, seconds: float, tally: Tally, *, again: bool = False) -> None:
+    """One learner: open, press Train at the watch pace, read until time is up."""
+    url = base.replace("http://", "ws://") + "/ws/train"
+    steps, last, queued, end = 0, 0, False, time.monotonic() + seconds
+    try:
+        async with connect(url, open_timeout=30, close_timeout=2, max_size=2**22) as ws:
+            await ws.send(json.dumps({"type": "start", "pace": WATCH_PACE}))
+            while (left := end - time.monotonic()) > 0:
+                try:
+                    m = json.loads(await asyncio.wait_for(ws.recv(), min(left, 30)))
+                except TimeoutError:
+                    break
+                if m["type"] == "progress":
+                    tally.progress_messages += 1
+                    steps, last = steps + max(0, m["step"] - last), m["step"]  # 0 after a reset
+                elif m["type"] == "queued":
+                    queued = True
+                elif m["type"] == "error":
+                    tally.errors.append(f"socket: {m}")
+                elif m["type"] == "done" and again:  # the soak trains on and on
+                    await ws.send(json.dumps({"type": "reset"}))
+                    await ws.send(json.dumps({"type": "start", "pace": WATCH_PACE}))
+    except Exception as err:
+        tally.errors.append(f"socket: {type(err).__name__}: {err}")
+    tally.trainer_steps.append(steps)
+    tally.trained += steps > 0
+    tally.queued_ever += queued
+
+
+async def peak_rss(pid: int, job: asyncio.Future[Any], every_s: float = 2.0) -> float:
+    """The largest RSS of the server and its workers, sampled while `job` runs."""
+    peak = rss_mib(pid)
+    while not job.done():
+        await asyncio.wait([job], timeout=every_s)
+        peak = max(peak, rss_mib(pid))
+    return peak
+
+
+async def reader(
+    client: httpx.AsyncClient,
+    figures: list[dict],
+    k: int,
+    seconds: float,
+    tally: Tally,
+    fresh: float,
+) -> None:
+    """One reader dragging: a figure request every 100 ms (fresh seeds with chance `fresh`)."""
+    rng = np.random.default_rng(1000 + k)
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        fig = figures[rng.integers(len(figures))]
+        settings = random_settings(fig["params"], rng, reseed=rng.random() < fresh)
+        t0 = time.perf_counter()
+        try:
+            answer = await client.post(f"/api/figures/{fig['name']}", json=settings, timeout=30)
+            if answer.status_code != 200:
+                tally.errors.append(f"{fig['name']}: {answer.status_code} {answer.text[:200]}")
+        except httpx.HTTPError as err:
+            tally.errors.append(f"{fig['name']}: {type(err).__name__}")
+        ms = 1000 * (time.perf_counter() - t0)
+        tally.latencies_ms.append(ms)
+        await asyncio.sleep(max(0.0, REQUEST_EVERY_S - ms / 1000))
+
+
+async def crowd(
+    base: str, *, trainers: int, readers: int, seconds: float, fresh: float, again: bool = False
+) -> Tally:
+    tally = Tally()
+    limits = httpx.Limits(max_connections=readers + 4)
+    async with httpx.AsyncClient(base_url=base, limits=limits) as client:
+        figures = (await client.get("/api/figures", timeout=30)).json()
+        jobs = [trainer(base, seconds, tally, again=again) for _ in range(trainers)]
+        jobs += [reader(client, figures, k, seconds, tally, fresh) for k in range(readers)]
+        await asyncio.gather(*jobs)
+    return tally
+
+
+def report(n: int, seconds: float, tally: Tally, rss: float, stated: dict[str, Any]) -> None:
+    rates = np.array(tally.trainer_steps, dtype=float) / seconds
+    lat = tally.latencies_ms or [float("nan")]
+    print(
+        f"\nclassroom: {n} learners training at {WATCH_PACE} steps/s + {n} readers, {seconds:g} s"
+    )
+    print(
+        f"  server states: {stated['worker_processes']} worker processes on {stated['cpus']} "
+        f"cores, one trainer {stated['steps_per_s']:.0f} steps/s → capacity {stated['capacity']}"
+    )
+    rows = [
+        ("trainers training", f"{tally.trained}/{n}", f"{n}/{n}"),
+        ("  of them queued first", f"{tally.queued_ever}", ""),
+        ("median steps/s per trainer", f"{np.median(rates):.0f}", f"≥ {TARGETS['median_steps']:g}"),
+        ("p10 steps/s per trainer", f"{np.percentile(rates, 10):.0f}", ""),
+        ("progress messages/s (all)", f"{tally.progress_messages / seconds:.0f}", ""),
+        ("figure requests", f"{len(tally.latencies_ms)}", ""),
+        ("figure p50 ms", f"{pct(lat, 50):.1f}", ""),
+        ("figure p99 ms", f"{pct(lat, 99):.1f}", f"< {TARGETS['p99_ms']:g}"),
+        ("errors", f"{len(tally.errors)}", "0"),
+        ("server peak RSS MiB (+ workers)", f"{rss:.0f}", f"< {TARGETS['rss_mib']:g}"),
+    ]
+    for name, value, target in rows:
+        print(f"  {name:<32} {value:>10}   {target}")
+    for line in tally.errors[:5]:
+        print(f"  error: {line}")
+
+
+async def soak(base: str, pid: int, minutes: float) -> None:
+    """16 readers with fresh seeds + 4 trainings for `minutes`; RSS every 30 s."""
+    seconds = 60 * minutes
+    print(f"\nsoak: 16 readers (fresh seeds) + 4 trainings, {minutes:g} min; RSS every 30 s")
+    job = asyncio.ensure_future(
+        crowd(base, trainers=4, readers=16, seconds=seconds, fresh=1.0, again=True)
+    )
+    samples: list[tuple[float, float]] = []
+    t0 = time.monotonic()
+    while not job.done():
+        samples.append((time.monotonic() - t0, rss_mib(pid)))
+        print(f"  {samples[-1][0]:6.0f} s  RSS {samples[-1][1]:6.0f} MiB", flush=True)
+        await asyncio.wait([job], timeout=30)
+    tally = job.result()
+    after = [rss for t, rss in samples if t >= 60] or [samples[-1][1]]
+    print(f"  growth after warm-up (1 min): {after[-1] - after[0]:+.0f} MiB (target within 50)")
+    print(f"  errors: {len(tally.errors)}; figure p99 {pct(tally.latencies_ms, 99):.1f} ms")
+    for line in tally.errors[:5]:
+        print(f"  error: {line}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--learners", type=int, default=40, help="trainers, and as many readers")
+    parser.add_argument("--seconds", type=float, default=40.0)
+    parser.add_argument("--soak", type=float, default=0.0, metavar="MINUTES")
+    args = parser.parse_args()
+    if not (1 <= args.learners <= 200 and 1 <= args.seconds <= 600 and 0 <= args.soak <= 30):
+        raise SystemExit("bounded: 1–200 learners, 1–600 s, a soak of at most 30 minutes")
+    with server(free_port()) as base:
+        pid = server_pid()
+        stated = httpx.get(f"{base}/api/training/capacity", timeout=30).json()
+        if args.soak:
+            asyncio.run(soak(base, pid, args.soak))
+            return
+        n = args.learners
+        tally, rss = asyncio.run(measured(base, pid, n, args.seconds))
+        report(n, args.seconds, tally, rss, stated)
+
+
+async def measured(base: str, pid: int, n: int, seconds: float) -> tuple[Tally, float]:
+    job = asyncio.ensure_future(crowd(base, trainers=n, readers=n, seconds=seconds, fresh=0.2))
+    rss = await peak_rss(pid, job)
+    return job.result(), rss
+
+
+if __name__ == "__main__":
+    main()

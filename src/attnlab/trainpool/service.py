@@ -1,0 +1,77 @@
+"""Training as a shared service of one app: the worker pool, the slots, the stated capacity.
+
+`start()` (the app's start-up) spawns the pool in a thread and logs the capacity; a socket
+or a capacity request that comes first waits for it (`ready()`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from attnlab.trainpool.admission import Admission
+from attnlab.trainpool.capacity import Capacity, derive, pool_size, usable_cpus
+from attnlab.trainpool.pool import TrainPool, shared_pool
+
+# uvicorn's own logger: the one its console shows at INFO (the capacity is for the teacher)
+log = logging.getLogger("uvicorn.error")
+
+
+class TrainingService:
+    def __init__(
+        self,
+        *,
+        frame_s: float,
+        workers: int | None = None,
+        capacity: int | None = None,
+        server_processes: int = 1,
+        factory: Any = None,
+    ) -> None:
+        self.cpus, self.server_processes = usable_cpus(), server_processes
+        self._chosen_capacity = capacity
+        size = pool_size(self.cpus, server_processes, workers)
+        self.pool: TrainPool = shared_pool(size, frame_s=frame_s, factory=factory)
+        self.admission = Admission(capacity or 1)
+        self.capacity: Capacity | None = None
+        self._starting: asyncio.Task[None] | None = None
+        self.open_sockets = 0  # changed by the sockets, on the event loop
+
+    def start(self) -> None:
+        """Begin starting the pool (on the running loop) without waiting for it."""
+        if self._starting is None:
+            self._starting = asyncio.get_running_loop().create_task(self._start())
+
+    async def _start(self) -> None:
+        await asyncio.to_thread(self.pool.start)
+        self.capacity = derive(
+            cpus=self.cpus,
+            server_processes=self.server_processes,
+            workers=self.pool.size,
+            steps_per_s=self.pool.steps_per_s(),
+            chosen=self._chosen_capacity,
+        )
+        self.admission.capacity = self.capacity.capacity
+        log.info(self.capacity.sentence())
+
+    def stop(self) -> None:
+        """The app stops: a start still under way is not waited for (the pool is shared)."""
+        if self._starting is not None and not self._starting.done():
+            self._starting.cancel()
+
+    async def ready(self) -> Capacity:
+        self.start()
+        assert self._starting is not None
+        await asyncio.shield(self._starting)
+        assert self.capacity is not None
+        return self.capacity
+
+    async def stats(self) -> dict[str, Any]:
+        """GET /api/training/capacity: what the server can do and what it is doing."""
+        capacity = await self.ready()
+        return {
+            **capacity.to_dict(),
+            "active": len(self.admission.holders),
+            "queued": len(self.admission.line),
+            "open_sockets": self.open_sockets,
+        }

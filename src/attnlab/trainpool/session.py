@@ -1,0 +1,86 @@
+"""One reader's FIG 2 run inside a worker process: a trainer, its config and its display scene.
+
+The worker (`worker.py`) decides when and how much to train; a session only trains `n` steps,
+tells how long a step takes, and writes the socket's messages (state, progress) as plain data.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from attnlab.plain import plain
+from attnlab.tabletop import TrainConfig, Trainer
+from attnlab.trainpool.scene import DEFAULT_SCENE, Scene
+
+TrainerFactory = Callable[[TrainConfig], Any]
+
+
+def real_trainer(config: TrainConfig) -> Trainer:
+    return Trainer(config)
+
+
+class TrainingSession:
+    """Trainer + config + scene; `train(n)` returns the history records those steps made."""
+
+    def __init__(
+        self, config: TrainConfig, *, max_steps: int, factory: TrainerFactory = real_trainer
+    ) -> None:
+        self._factory = factory
+        self.max_steps = max_steps
+        self.scene: Scene = DEFAULT_SCENE
+        self.config = config
+        self.trainer = factory(config)
+        self.seconds_per_step = 1e-3  # a first guess; each `train` refines it
+
+    @property
+    def step(self) -> int:
+        return int(self.trainer.step)
+
+    def configure(self, config: TrainConfig) -> None:
+        """A new trainer (step 0) for `config`; the scene is kept if it fits the new task."""
+        self.trainer, self.config = self._factory(config), config
+        if not self.scene.fits(config.task):
+            self.scene = DEFAULT_SCENE
+
+    def reset(self) -> None:
+        self.configure(self.config)
+
+    def train(self, n: int) -> list[dict[str, Any]]:
+        """n more steps (never past max_steps); the records they produced."""
+        n = max(0, min(n, self.max_steps - self.step))
+        if n == 0:
+            return []
+        t0 = time.perf_counter()
+        records = self.trainer.advance(n)
+        per_step = (time.perf_counter() - t0) / n
+        self.seconds_per_step = 0.5 * self.seconds_per_step + 0.5 * per_step
+        return records
+
+    def progress(self, records: list[dict[str, Any]]) -> dict[str, Any]:
+        """A progress message: these records and the model's answer on the display scene."""
+        s = self.scene
+        prediction = self.trainer.predict(
+            [list(p) for p in s.positions], list(s.colours), s.target, s.second
+        )
+        return {
+            "type": "progress",
+            "step": self.step,
+            "records": plain(records),
+            "prediction": plain(prediction),
+            "scene": s.to_dict(),
+        }
+
+    def full_progress(self) -> dict[str, Any]:
+        """The whole history so far (on open, config and reset: it replaces what is drawn)."""
+        return self.progress(list(self.trainer.history))
+
+    def state(self, *, running: bool) -> dict[str, Any]:
+        return {
+            "type": "state",
+            "config": self.config.to_dict(),
+            "step": self.step,
+            "running": running,
+            "max_steps": self.max_steps,
+        }

@@ -1,0 +1,215 @@
+"""A worker process: it holds some readers' sessions and trains the running ones in turn.
+
+The server sends commands down a pipe; the worker answers with the socket's messages, already
+written as JSON text, tagged with the session id. Between chunks of steps (≤ `CHUNK_S` each)
+it reads every waiting command, so a pause or a closed socket stops the work within a chunk.
+
+Pacing: a session asking `pace` steps/s trains round(pace × frame_s) steps a frame, then waits
+for its next frame; an unpaced one trains whenever it is picked and reports once a frame.
+Which due session trains next is `FairShare`'s choice.
+
+Commands: ("open", sid, TrainConfig, max_steps), ("config", sid, TrainConfig), ("reset", sid),
+("scene", sid, Scene), ("run", sid, steps, pace) (steps None: to the limit), ("pause", sid),
+("close", sid),
+("stats", token), ("stop",).  Events: ("ready", steps_per_s), ("send", sid, text, ended),
+where `ended` is True on the message that ends a run, and ("stats", token, counts).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from typing import Any
+
+import numpy as np
+
+from attnlab.tabletop import TrainConfig
+from attnlab.trainpool.scheduler import FairShare
+from attnlab.trainpool.session import TrainerFactory, TrainingSession, real_trainer
+
+CHUNK_S = 0.005  # one chunk of steps lasts about this long: the latency of a pause or a close
+MEASURE_S = 0.2  # how long the worker trains, at start, to measure one trainer's steps/s
+MEASURE_BURSTS = 5
+
+log = logging.getLogger("attnlab.trainpool")
+
+
+@dataclass
+class Run:
+    """A session and where its run is: training towards `goal` (None: paused) at `pace`."""
+
+    session: TrainingSession
+    goal: int | None = None
+    pace: int = 0  # steps per second; 0 = as fast as the worker's share allows
+    due: float = 0.0  # when its next frame may start
+    quota: int = 0  # steps left in this frame (paced)
+    records: list[dict[str, Any]] = field(default_factory=list)  # trained, not yet sent
+    sent_at: float = 0.0
+
+
+def measure_steps_per_s(factory: TrainerFactory = real_trainer) -> float:
+    """One fresh trainer's steps per second on this machine: the best of a few short bursts.
+
+    The best, not the mean: what the machine can do, not how busy it happened to be while the
+    server started (a busy spell would state a capacity far below what it gets later).
+    """
+    session = TrainingSession(TrainConfig(), max_steps=10**6, factory=factory)
+    session.train(5)  # warm the caches
+    best = 0.0
+    for _ in range(MEASURE_BURSTS):
+        n, t0 = 0, time.perf_counter()
+        while time.perf_counter() - t0 < MEASURE_S / MEASURE_BURSTS:
+            session.train(10)
+            n += 10
+        best = max(best, n / (time.perf_counter() - t0))
+    return best
+
+
+class Worker:
+    """The sessions of one worker process and its loop (commands in, messages out)."""
+
+    def __init__(self, conn: Connection, *, frame_s: float, factory: TrainerFactory) -> None:
+        self.conn, self.frame_s, self.factory = conn, frame_s, factory
+        self.runs: dict[int, Run] = {}
+        self.share = FairShare()
+
+    def serve(self) -> None:
+        while True:
+            now = time.monotonic()
+            running = [sid for sid, r in self.runs.items() if r.goal is not None]
+            due = [sid for sid in running if self.runs[sid].due <= now]
+            wait = 0.0 if due else min((self.runs[s].due - now for s in running), default=None)
+            if self.conn.poll(wait):
+                if not self._read_commands():
+                    return
+                continue
+            sid = self.share.pick(due)
+            if sid is not None:
+                t0 = time.perf_counter()
+                try:
+                    self._chunk(sid, self.runs[sid])
+                except Exception:
+                    self._failed(sid)
+                self.share.charge(sid, time.perf_counter() - t0)
+
+    def _read_commands(self) -> bool:
+        while self.conn.poll(0):
+            command = self.conn.recv()
+            if command[0] == "stop":
+                return False
+            try:
+                self._command(*command)
+            except Exception:  # a bug: tell that session's page, keep the other sessions
+                self._failed(command[1])
+        return True
+
+    def _failed(self, sid: int) -> None:
+        log.exception("training failed")
+        run = self.runs.get(sid)
+        if run is not None:
+            run.goal, run.records = None, []
+            self.share.remove(sid)
+            error = {"type": "error", "code": "internal", "message": "training failed; see the log"}
+            self._send(sid, error, ended=True)
+
+    def _command(self, op: str, key: int, *args: Any) -> None:
+        if op == "stats":
+            running = sum(r.goal is not None for r in self.runs.values())
+            self.conn.send(("stats", key, {"sessions": len(self.runs), "running": running}))
+            return
+        if op == "open":
+            session = TrainingSession(args[0], max_steps=args[1], factory=self.factory)
+            self.runs[key] = Run(session)
+            self._send(key, session.state(running=False))
+            self._send(key, session.full_progress())
+            return
+        run = self.runs.get(key)
+        if run is None:
+            return  # closed meanwhile
+        if op == "close":
+            self.share.remove(key)
+            del self.runs[key]
+        elif op == "run":
+            self._start(key, run, *args)
+        elif op == "pause":
+            self._stop(key, run)
+        elif op == "scene":
+            run.session.scene = args[0]
+            if run.goal is None:  # while running, the next frame carries the new prediction
+                self._send(key, run.session.progress([]))
+        else:  # "config" / "reset": a new run from step 0
+            self._stop(key, run, announce=False)
+            if op == "config":
+                run.session.configure(args[0])
+            else:
+                run.session.reset()
+            self._send(key, run.session.state(running=False))
+            self._send(key, run.session.full_progress())
+
+    def _start(self, sid: int, run: Run, steps: int | None, pace: int) -> None:
+        session = run.session
+        goal = session.max_steps if steps is None else session.step + steps
+        if session.step >= session.max_steps:
+            self._send(sid, {"type": "done", "reason": "step_limit"})
+            self._send(sid, session.state(running=False), ended=True)
+            return
+        was_running = run.goal is not None
+        run.goal, run.pace = min(goal, session.max_steps), pace
+        if not was_running:
+            run.due, run.quota, run.sent_at = time.monotonic(), self._per_frame(pace), 0.0
+            self.share.add(sid)
+        self._send(sid, session.state(running=True))
+
+    def _stop(self, sid: int, run: Run, *, announce: bool = True) -> None:
+        """End the run: what was trained and not sent goes first, then the paused state."""
+        if run.goal is not None and run.records:
+            self._send(sid, run.session.progress(run.records))
+        run.goal, run.records = None, []
+        self.share.remove(sid)
+        if announce:
+            self._send(sid, run.session.state(running=False), ended=True)
+
+    def _per_frame(self, pace: int) -> int:
+        return max(1, round(pace * self.frame_s)) if pace else 0
+
+    def _chunk(self, sid: int, run: Run) -> None:
+        """One chunk of steps for `run`; a progress message when its frame is complete."""
+        session, now = run.session, time.monotonic()
+        assert run.goal is not None
+        n = min(run.goal - session.step, max(1, int(CHUNK_S / session.seconds_per_step)))
+        if run.pace:
+            n = min(n, run.quota)
+        with np.errstate(all="ignore"):
+            run.records.extend(session.train(n))
+        finished = session.step >= run.goal
+        if run.pace:
+            run.quota -= n
+            frame_done = run.quota <= 0
+        else:
+            frame_done = time.monotonic() - run.sent_at >= self.frame_s
+        if frame_done or finished:
+            self._send(sid, session.progress(run.records))
+            run.records, run.sent_at = [], time.monotonic()
+            if run.pace:  # the next frame; a worker that fell behind does not owe frames
+                run.due, run.quota = max(run.due + self.frame_s, now), self._per_frame(run.pace)
+        if finished:
+            if session.step >= session.max_steps:
+                self._send(sid, {"type": "done", "reason": "step_limit"})
+            self._stop(sid, run)
+
+    def _send(self, sid: int, message: dict[str, Any], *, ended: bool = False) -> None:
+        text = json.dumps(message, allow_nan=False, separators=(",", ":"))
+        self.conn.send(("send", sid, text, ended))
+
+
+def worker_main(conn: Connection, frame_s: float, factory: Any) -> None:
+    """The worker process's entry point (spawned by `TrainPool`)."""
+    factory = factory or real_trainer
+    try:
+        conn.send(("ready", measure_steps_per_s(factory)))
+        Worker(conn, frame_s=frame_s, factory=factory).serve()
+    except (EOFError, BrokenPipeError, KeyboardInterrupt):
+        pass  # the server has gone: so does the worker
