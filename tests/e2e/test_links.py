@@ -14,6 +14,7 @@ import httpx
 import pytest
 
 from attnlab import lesson
+from attnlab.figures import figure_module
 from attnlab.tabletop import TrainConfig, Trainer
 
 pytestmark = pytest.mark.e2e
@@ -39,6 +40,11 @@ def _whole_lesson_is_there(page: Any, recorder: Any) -> None:
     assert page.locator(".exercise").count() == len(lesson.exercises("en"))
 
 
+def _default(figure: str, name: str) -> Any:
+    """A setting's default, from the figure's own declaration (attnlab.figures)."""
+    return next(p.default for p in figure_module(figure).PARAMS if p.name == name)
+
+
 def _notice_items(page: Any) -> list[str]:
     return page.locator(f"{NOTICE} li").all_inner_texts()
 
@@ -57,7 +63,8 @@ def test_a_link_cut_mid_escape_opens_the_whole_lesson_with_a_notice(
     _whole_lesson_is_there(page, recorder)
     assert page.get_attribute(NOTICE, "role") == "status"
     [item] = _notice_items(page)
-    assert "lookup.q" in item and "2, 0.6" in item  # what was ignored, and what is used instead
+    used = ", ".join(f"{x:g}" for x in _default("lookup", "q"))
+    assert "lookup.q" in item and used in item  # what was ignored, and what is used instead
     assert bool(CJK.search(item)) == (lang == "zh")
     assert page.evaluate("document.documentElement.lang") == ("zh-Hans" if lang == "zh" else "en")
     # the rest of the link is kept: FIG 3 opens at d_k = 256, and the URL says so
