@@ -110,12 +110,15 @@ def test_every_figure_s_answer_meets_its_schema_at_other_settings(name, rng) -> 
 
 
 def test_every_route_documents_the_guard_s_refusals_and_its_own(client) -> None:
+    from attnlab.web.guard import POST_REFUSALS, REFUSALS
+
     paths = client.get("/openapi.json").json()["paths"]
     assert paths, "no documented routes"
     for path, operations in paths.items():
         for method, op in operations.items():
             codes = set(op["responses"])
-            assert {"400", "403", "415"} <= codes, (method, path)
+            refusals = {**REFUSALS, **(POST_REFUSALS if method == "post" else {})}
+            assert {str(c) for c in refusals} <= codes, (method, path)
             if op.get("parameters") or op.get("requestBody"):
                 assert "422" in codes, (method, path)
     assert "413" in paths["/api/figures/lookup"]["post"]["responses"]

@@ -11,8 +11,9 @@ below leave it nothing to gain (see `origin.py` for what "ours" means):
 3. Anything but GET/HEAD/OPTIONS (our POSTs). Browsers send Origin with every POST, so a page's
    Origin must be ours, and `Sec-Fetch-Site` must not say another site → else 403. No Origin and
    no Sec-Fetch-Site is not a browser page (curl, a test). The body must be declared
-   `application/json`: a cross-site HTML form can only send form or text types, so even a
-   browser that sent no Origin (old ones did not on a form POST) is refused → else 415.
+   `application/json`: a cross-site HTML form can only send form or text types (and always says
+   which), so even a browser that sent no Origin (old ones did not on a form POST) is refused →
+   else 415. A POST with no body and no type at all (every setting at its default) passes.
 4. The training socket: a page's Origin must be ours; it is refused before the handshake.
 """
 
@@ -32,6 +33,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from attnlab.web.config import WebSettings
 from attnlab.web.origin import host_allowed, origin_allowed
+from attnlab.web.schemas import ERROR_SCHEMA
 
 TOKEN_COOKIE = "attnlab_token"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -39,11 +41,6 @@ Refusal = tuple[int, str]
 # What the guard may answer instead of a route, for the OpenAPI description (every route / POSTs).
 REFUSALS = {400: "a host name this server does not answer to", 401: "no join token shown"}
 POST_REFUSALS = {403: "sent by another site's page", 415: "a body not sent as application/json"}
-_REFUSAL_SCHEMA = {
-    "type": "object",
-    "properties": {"detail": {"type": "string"}},
-    "required": ["detail"],
-}
 
 
 class Guard:
@@ -83,7 +80,7 @@ class Guard:
         page_needed = unsafe or scope["type"] == "websocket"
         if page_needed and not self._own_page(scope, headers):
             return 403, "requests from another site's page are refused"
-        if unsafe and _media_type(headers) != "application/json":
+        if unsafe and _declares_body(headers) and _media_type(headers) != "application/json":
             return 415, "send the body as Content-Type: application/json"
         return None
 
@@ -165,7 +162,7 @@ def _add_refusals(operation: dict[str, Any], unsafe: bool) -> None:
             str(status),
             {
                 "description": f"Refused: {why}",
-                "content": {"application/json": {"schema": _REFUSAL_SCHEMA}},
+                "content": {"application/json": {"schema": ERROR_SCHEMA}},
             },
         )
 
@@ -182,6 +179,13 @@ def _join_link(scope: Scope) -> bool:
 def _query(scope: Scope) -> dict[str, str]:
     pairs = parse_qsl(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
     return dict(pairs)
+
+
+def _declares_body(headers: Headers) -> bool:
+    """A body, or a declared type: an HTML form always sends its Content-Type, so only a POST
+    with neither (`curl -X POST`, a bodiless fetch from our own page) is taken without one."""
+    length = headers.get("content-length", "0").strip()
+    return "content-type" in headers or "transfer-encoding" in headers or length not in ("", "0")
 
 
 def _media_type(headers: Headers) -> str:

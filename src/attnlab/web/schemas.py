@@ -36,26 +36,23 @@ ERROR_SCHEMA = {
     "required": ["detail"],
 }
 _WHY = {
-    400: "the Host header is not one this server answers",
-    403: "the request comes from another site's page",
     404: "no such figure, language or page",
     409: "the claims are being measured now",
     413: "the body is larger than the server accepts",
-    415: "a POST body that is not application/json",
     422: "a setting is missing, unknown, of the wrong type or out of range",
     503: "this part of the lesson is not available (its module did not load)",
 }
-GUARDED = (400, 403, 415)  # what the server's Host/Origin guard answers on every route
 
 
 def error_responses(*codes: int) -> dict[int | str, dict[str, Any]]:
-    """OpenAPI `responses` for these error statuses, plus the guard's, on every route."""
+    """OpenAPI `responses` for a route's own error statuses (the guard adds its own refusals to
+    every operation: web/guard.py, `document_refusals`)."""
     return {
         code: {
             "description": _WHY[code],
             "content": {"application/json": {"schema": ERROR_SCHEMA}},
         }
-        for code in sorted({*codes, *GUARDED})
+        for code in sorted(set(codes))
     }
 
 

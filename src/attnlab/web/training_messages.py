@@ -102,7 +102,7 @@ def to_config(message: BaseModel) -> TrainConfig:
     return TrainConfig(task=message.task, heads=message.heads, seed=message.seed)  # type: ignore[attr-defined]
 
 
-@functools.cache
+@functools.lru_cache(maxsize=4)  # one per max_step_n a server uses
 def message_union(max_step_n: int) -> TypeAdapter[Any]:
     """Every message the page may send; `step`'s n is bounded by the server's limit."""
     n = Param("n", "int", 1, "steps to train now", lo=1, hi=max_step_n)
