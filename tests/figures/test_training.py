@@ -9,11 +9,12 @@ import pytest
 
 from attnlab.figures import compute_figure
 from attnlab.params import ParamError
+from attnlab.tabletop import DEFAULT_SEED
 
 
 def test_defaults():
     d = compute_figure("training")
-    assert d["settings"] == {"task": "fetch", "heads": 1, "seed": 35, "n_objects": 4}
+    assert d["settings"] == {"task": "fetch", "heads": 1, "seed": DEFAULT_SEED, "n_objects": 4}
     assert d["params"]["attention"]["total"] == 182 and d["params"]["mlp"]["total"] == 8194
     assert sum(d["params"]["mlp"]["parts"].values()) == 8194
     assert d["test_sets"]["objects_2_5"] == d["test_sets"]["objects_6"] == 200
