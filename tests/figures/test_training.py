@@ -29,7 +29,7 @@ def test_display_scene(task, n):
     d = compute_figure("training", {"task": task, "heads": 2, "n_objects": n})
     sc = d["scene"]
     p = np.array(sc["positions"])
-    assert p.shape == (n, 2) and np.all((p >= 4) & (p <= 76))
+    assert p.shape == (n, 2) and np.all((p >= 0) & (p <= 80))  # on the 80 × 80 cm table
     assert len(set(sc["colours"])) == n and sc["target"] in sc["colours"]
     assert sc["second"] in sc["colours"] and sc["second"] != sc["target"]
     t = p[sc["colours"].index(sc["target"])]
