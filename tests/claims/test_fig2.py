@@ -36,10 +36,27 @@ def test_sweep_results_are_plain(monkeypatch):
     fig2.swept.cache_clear()
     fig2.trained.cache_clear()
     try:
+        results = {}
         for check in (c for c in fig2.CHECKS if c.slow):
             r = check.run()
             json.dumps(r.to_dict(), allow_nan=False)
-            assert isinstance(r.ok, bool) and r.measured
+            assert isinstance(r.ok, bool) and r.measured and "seeds 0–2" in r.measured
+            results[r.id] = r.values
+        # the distribution the page draws: one entry per seed, and the summary agrees with it
+        race = results["F2.2"]["per_seed"]
+        assert race["seed"] == [0, 1, 2] and all(len(v) == 3 for v in race.values())
+        at_2cm = zip(race["steps"], race["mlp_cm"], strict=True)
+        won = [n is not None and cm > fig2.RACE_CM for n, cm in at_2cm]
+        assert race["race"] == won
+        lost = [s for s, w in zip(race["seed"], won, strict=True) if not w]
+        assert results["F2.2"]["failing_seeds"] == lost
+        assert results["F2.2"]["share_race"] == sum(won) / 3
+        vector = results["F2.6"]["per_seed"]
+        assert vector["seed"] == [0, 1, 2] and len(vector["final_cm"]) == 3
+        below = [f < 1 for f in vector["final_cm"]]
+        assert results["F2.6"]["share_below_1cm"] == sum(below) / 3
+        failing = [s for s, b in zip(vector["seed"], below, strict=True) if not b]
+        assert results["F2.6"]["failing_seeds"] == failing
     finally:
         fig2.swept.cache_clear()
         fig2.trained.cache_clear()

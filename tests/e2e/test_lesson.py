@@ -272,7 +272,7 @@ def test_check_the_numbers_shows_every_claim_and_reruns_live(open_lesson, server
     assert [c for c, _ in rows] == [c["id"] for c in _measured(server)["claims"]]
     button = page.locator("#check-panel button[data-role=rerun]")
     idle = "!document.querySelector('#check-panel button[data-role=rerun]').disabled"
-    page.wait_for_function(idle, timeout=60_000)  # the server may still be measuring sweeps
+    page.wait_for_function(idle, timeout=180_000)  # the server may still be measuring sweeps
     button.click()
     page.wait_for_selector("#check-panel .claim.fresh", timeout=30_000)
     status = page.inner_text("#check-panel .check-status")

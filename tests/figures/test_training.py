@@ -9,11 +9,12 @@ import pytest
 
 from attnlab.figures import compute_figure
 from attnlab.params import ParamError
+from attnlab.tabletop import DEFAULT_SEED
 
 
 def test_defaults():
     d = compute_figure("training")
-    assert d["settings"] == {"task": "fetch", "heads": 1, "seed": 35, "n_objects": 4}
+    assert d["settings"] == {"task": "fetch", "heads": 1, "seed": DEFAULT_SEED, "n_objects": 4}
     assert d["params"]["attention"]["total"] == 182 and d["params"]["mlp"]["total"] == 8194
     assert sum(d["params"]["mlp"]["parts"].values()) == 8194
     assert d["test_sets"]["objects_2_5"] == d["test_sets"]["objects_6"] == 200
@@ -28,7 +29,7 @@ def test_display_scene(task, n):
     d = compute_figure("training", {"task": task, "heads": 2, "n_objects": n})
     sc = d["scene"]
     p = np.array(sc["positions"])
-    assert p.shape == (n, 2) and np.all((p >= 4) & (p <= 76))
+    assert p.shape == (n, 2) and np.all((p >= 0) & (p <= 80))  # on the 80 × 80 cm table
     assert len(set(sc["colours"])) == n and sc["target"] in sc["colours"]
     assert sc["second"] in sc["colours"] and sc["second"] != sc["target"]
     t = p[sc["colours"].index(sc["target"])]

@@ -34,11 +34,12 @@ def _objects(sc):
 def test_sampled_scenes_follow_the_lesson(rng, task):
     sc = sample_scenes(rng, 500, task=task)
     assert sc.rows.shape == (500, MLP_INPUT_DIM) and sc.n_slots == 5
-    counts = []
+    counts, spots = [], []
     for b, (n, p, colours) in enumerate(_objects(sc)):
         counts.append(n)
+        spots.append(p)
         assert 2 <= n <= 5
-        assert np.all((p >= 4) & (p <= 76)), "U[4, 76] cm"
+        assert np.all((p >= 0) & (p <= 80)), "on the 80 × 80 cm table"
         assert len(set(colours.tolist())) == n, "distinct colours"
         t, s = sc.target[b], sc.second[b]
         assert t < n and s < n and t != s
@@ -54,6 +55,9 @@ def test_sampled_scenes_follow_the_lesson(rng, task):
             assert c[6:].argmax() == colours[s] and c[6:].sum() == 1
         np.testing.assert_allclose(sc.y[b] * HALF_CM, want, atol=1e-12)
     assert set(counts) == {2, 3, 4, 5}
+    spots = np.concatenate(spots)  # ~1750 blocks: U[0, 80] reaches within 2 cm of every edge
+    assert spots.min() < 2 and spots.max() > 78
+    assert np.abs(spots.mean(axis=0) - 40).max() < 2  # … and is centred on the table
 
 
 def test_target_is_not_always_in_the_same_slot(rng):

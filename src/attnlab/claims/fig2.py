@@ -2,9 +2,13 @@
 
 Fast checks train the default seed (`tabletop.DEFAULT_SEED`) with the real trainer, 1500 steps,
 about 0.4 s a run (three runs are shared by all checks). The slow checks (`--full`) add a sweep of
-seeds 0–19 and hold the distribution to the lesson's range as well; the default seed is then
-reported beside it. Conditions are ours and stated in each result; where the lesson's number and
-ours differ (e.g. the MLP at ~21 cm where the lesson says ~25), both are shown.
+seeds 0–99 (the page invites changing the seed, so the claim must hold for the seeds a reader
+picks, not for one) and hold the distribution to the lesson's range as well; the default seed is
+reported beside it. F2.2 and F2.6 also give the distribution itself (every seed's numbers, the
+failing seeds) for the page to draw. Conditions are ours and stated in each result; where the
+lesson's number and ours differ (the MLP at ~23 cm where the lesson says ~25; the 2-head vector
+task below 3 cm at a median of ~375 steps where it says ~425), both are shown, and
+`tabletop/__init__.py` records the sweeps behind the setup.
 """
 
 from __future__ import annotations
@@ -22,12 +26,16 @@ from attnlab.tabletop.model import CrossAttention
 from attnlab.tabletop.scenes import HALF_CM, Scenes, fixed_test_sets
 
 STEPS = 1500
-SWEEP_SEEDS = tuple(range(20))
+SWEEP_SEEDS = tuple(range(100))
 FETCH_STEPS = (175, 250)  # lesson: ~225 steps below 2 cm, 175–250 across seeds
 VECTOR_STEPS = (350, 550)  # lesson: ~425 steps below 3 cm, 350–550 across seeds
 WEIGHT_600 = (0.95, 0.99)  # lesson: ~0.97
 FOCUS = 0.95  # F2.7: lesson ~0.98 on A and ~0.97 on B
 SPLIT = 0.9  # F2.7 over seeds: a head "on" its object (some seeds are still sharpening at 1500)
+RACE_CM = 20  # F2.2: "the MLP is then still above 20 cm"
+RACE_SHARE = 0.95  # … for at least this share of the seeds a reader may pick
+MLP_MEDIAN_CM = 22  # "about 25 cm": the median MLP error at the crossing at least this
+BELOW_1CM_SHARE = 0.9  # F2.6: share of seeds below 1 cm at step 1500
 
 
 @lru_cache(maxsize=8)
@@ -54,6 +62,16 @@ def _result(
     return ClaimResult(
         id=cid, statement=statement, lesson=lesson, ok=bool(ok), values=plain(values), **kw
     )
+
+
+def _seeds() -> str:
+    """'seeds 0–99': the sweep's seeds as the results name them."""
+    return f"seeds {SWEEP_SEEDS[0]}–{SWEEP_SEEDS[-1]}"
+
+
+def _per_seed(res: SweepResult, **columns: list[Any]) -> dict[str, list[Any]]:
+    """The distribution for the page to draw: one list per quantity, aligned with "seed"."""
+    return {"seed": list(res.seeds), **columns}
 
 
 def _sweep_text(d: dict[str, Any], unit: str = "") -> str:
@@ -106,19 +124,31 @@ def check_f2_2() -> ClaimResult:
 
 def check_f2_2_sweep() -> ClaimResult:
     ok, text, values = _f2_2_default()
-    st = swept("fetch", 1).stats()
+    res = swept("fetch", 1)
+    st = res.stats()
     steps, mlp = st["first_below_2cm"], st["mlp_err_at_2cm"]
+    at_2cm = [(m["first_below_2cm"], m["mlp_err_at_2cm"]) for m in res.summaries]
+    race = [n is not None and cm > RACE_CM for n, cm in at_2cm]
+    share = float(np.mean(race))
+    lost = [seed for seed, won in zip(res.seeds, race, strict=True) if not won]
     ok = ok and steps["missing"] == 0 and FETCH_STEPS[0] <= steps["median"] <= FETCH_STEPS[1]
-    ok = ok and mlp["median"] > 20
+    ok = ok and share >= RACE_SHARE and mlp["median"] >= MLP_MEDIAN_CM
     values.update(steps_median=steps["median"], steps_p10=steps["p10"], steps_p90=steps["p90"])
-    values.update(mlp_cm_median=mlp["median"], n_seeds=len(SWEEP_SEEDS))
+    values.update(mlp_cm_median=mlp["median"], mlp_cm_p10=mlp["p10"], mlp_cm_p90=mlp["p90"])
+    values.update(share_race=share, failing_seeds=lost, n_seeds=len(res.seeds))
+    values["per_seed"] = _per_seed(
+        res, steps=[n for n, _ in at_2cm], mlp_cm=[cm for _, cm in at_2cm], race=race
+    )
     return _result(
         *F2_2,
-        measured=f"{text}; {len(SWEEP_SEEDS)} seeds: {_sweep_text(steps, ' steps')}, "
-        f"MLP {_sweep_text(mlp, ' cm')}",
+        measured=f"{text}; {_seeds()}: {_sweep_text(steps, ' steps')}, "
+        f"MLP then {_sweep_text(mlp, ' cm')}; MLP above {RACE_CM} cm for {share:.0%} "
+        f"(not: {', '.join(map(str, lost)) or 'none'})",
         ok=ok,
-        condition="as the fast check, and over seeds 0–19: every seed below 2 cm, median step "
-        f"in {FETCH_STEPS[0]}–{FETCH_STEPS[1]}, median MLP error at that step > 20 cm",
+        condition=f"as the fast check, and over {_seeds()}: every seed below 2 cm, median step "
+        f"in {FETCH_STEPS[0]}–{FETCH_STEPS[1]}; the MLP above {RACE_CM} cm at that step for "
+        f"≥ {RACE_SHARE:.0%} of the seeds, its median ≥ {MLP_MEDIAN_CM} cm (the lesson says "
+        "about 25; our MLP is nearer 23 at that step: see the sweeps in tabletop/__init__.py)",
         values=values,
     )
 
@@ -150,8 +180,8 @@ def check_f2_3(*, full: bool = False) -> ClaimResult:
         worst = max(m["final"]["attn_err6_cm"] for m in swept("fetch", 1).summaries)
         ok = ok and worst < 3
         values.update(err6_cm_median=d["median"], err6_cm_max=worst)
-        measured += f"; seeds 0–19: {_sweep_text(d, ' cm')}"
-        condition += "; every seed of 0–19 below 3 cm too"
+        measured += f"; {_seeds()}: {_sweep_text(d, ' cm')}"
+        condition += f"; every seed of {_seeds()} below 3 cm too"
     return _result(*F2_3, measured=measured, ok=ok, condition=condition, values=values)
 
 
@@ -176,8 +206,8 @@ def check_f2_4(*, full: bool = False) -> ClaimResult:
         d = spread(ws)
         ok = ok and lo <= d["median"] <= hi
         values.update(weight_median=d["median"], weight_p10=d["p10"], weight_p90=d["p90"])
-        measured += f"; seeds 0–19: {spread_text(ws)}"
-        condition += "; median over seeds 0–19 in the same range"
+        measured += f"; {_seeds()}: {spread_text(ws)}"
+        condition += f"; median over {_seeds()} in the same range"
     return _result(*F2_4, measured=measured, ok=ok, condition=condition, values=values)
 
 
@@ -190,18 +220,34 @@ F2_5 = (
 )
 
 
+def one_head_floor_cm() -> float:
+    """What one head is left with: look up A, guess the table's centre for B.
+
+    Its error is then |p_B − centre|; the mean over the 2–5-object test set, in cm. For positions
+    uniform on a square it is 0.383 × the side: 30.6 cm on the 80 cm table (the lesson's "about
+    28" is this floor for positions spread over about 73 cm).
+    """
+    sc = fixed_test_sets("vector")[0]
+    p_b = sc.x[np.arange(sc.size), sc.second, :2]  # centred positions of B, table units
+    return float(np.linalg.norm(p_b, axis=-1).mean() * HALF_CM)
+
+
 def check_f2_5(*, full: bool = False) -> ClaimResult:
     err = trained("vector", 1).summary()["final"]["attn_err_cm"]
+    floor = one_head_floor_cm()
     ok = err > 20
-    values: dict[str, Any] = {"err_cm": err}
-    measured = f"seed {DEFAULT_SEED}: {err:.1f} cm after {STEPS} steps"
+    values: dict[str, Any] = {"err_cm": err, "floor_cm": floor}
+    measured = (
+        f"seed {DEFAULT_SEED}: {err:.1f} cm after {STEPS} steps (looking up A and guessing the "
+        f"centre for B leaves {floor:.1f} cm on this test set)"
+    )
     condition = f"default seed: error after {STEPS} steps > 20 cm"
     if full:
         finals = [s["final"]["attn_err_cm"] for s in swept("vector", 1).summaries]
         ok = ok and min(finals) > 20
         values.update(err_cm_min=min(finals), err_cm_median=float(np.median(finals)))
-        measured += f"; seeds 0–19: min {min(finals):.1f}, median {np.median(finals):.1f} cm"
-        condition += "; every seed of 0–19 above 20 cm"
+        measured += f"; {_seeds()}: min {min(finals):.1f}, median {np.median(finals):.1f} cm"
+        condition += f"; every seed of {_seeds()} above 20 cm"
     return _result(*F2_5, measured=measured, ok=ok, condition=condition, values=values)
 
 
@@ -225,16 +271,27 @@ def check_f2_6(*, full: bool = False) -> ClaimResult:
     if full:
         res = swept("vector", 2)
         d = res.stats()["first_below_3cm"]
-        share = float(np.mean([m["final"]["attn_err_cm"] < 1 for m in res.summaries]))
-        ok = ok and d["median"] is not None and lo <= d["median"] <= hi and share >= 0.9
+        finals = [m["final"]["attn_err_cm"] for m in res.summaries]
+        share = float(np.mean([f < 1 for f in finals]))
+        ok = ok and d["median"] is not None and lo <= d["median"] <= hi
+        ok = ok and share >= BELOW_1CM_SHARE
         values.update(steps_median=d["median"], steps_p10=d["p10"], steps_p90=d["p90"])
-        values.update(share_below_1cm=share, failures=len(res.failures()))
+        values.update(steps_never=d["missing"], share_below_1cm=share, n_seeds=len(res.seeds))
+        values["failures"] = len(res.failures())
+        values["failing_seeds"] = [f["seed"] for f in res.failures()]
+        values["per_seed"] = _per_seed(
+            res, steps=[m["first_below_3cm"] for m in res.summaries], final_cm=finals
+        )
         how = "; ".join(f"seed {f['seed']}: {f['how']}" for f in res.failures()) or "none"
         measured += (
-            f"; seeds 0–19: {_sweep_text(d, ' steps')}; {share:.0%} below 1 cm at {STEPS} "
+            f"; {_seeds()}: {_sweep_text(d, ' steps')}; {share:.0%} below 1 cm at {STEPS} "
             f"(failed: {how})"
         )
-        condition += f"; seeds 0–19: median step in {lo}–{hi}, ≥ 90% below 1 cm at {STEPS}"
+        condition += (
+            f"; {_seeds()}: median step in {lo}–{hi}, ≥ {BELOW_1CM_SHARE:.0%} below 1 cm at "
+            f"{STEPS} (our median is nearer 375 than the lesson's 425; tabletop/__init__.py "
+            "records the sweeps)"
+        )
     return _result(*F2_6, measured=measured, ok=ok, condition=condition, values=values)
 
 
@@ -268,10 +325,10 @@ def check_f2_7(*, full: bool = False) -> ClaimResult:
         ok = ok and share >= 0.9 and min(med_a, med_b) >= FOCUS
         values.update(share_split=share, weight_a_median=med_a, weight_b_median=med_b)
         measured += (
-            f"; seeds 0–19: {share:.0%} split A/B over two heads (both ≥ {SPLIT}), "
+            f"; {_seeds()}: {share:.0%} split A/B over two heads (both ≥ {SPLIT}), "
             f"median {med_a:.3f} on A, {med_b:.3f} on B"
         )
-        condition += f"; ≥ 90% of seeds 0–19 split (both ≥ {SPLIT}), medians ≥ {FOCUS}"
+        condition += f"; ≥ 90% of {_seeds()} split (both ≥ {SPLIT}), medians ≥ {FOCUS}"
     return _result(*F2_7, measured=measured, ok=ok, condition=condition, values=values)
 
 

@@ -19,7 +19,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         description="Measure every claim of the lesson with the engine; exit 1 if any fails.",
     )
     p.add_argument("--only", default="", help="comma-separated claim ids, e.g. F2.2,F6.1")
-    p.add_argument("--full", action="store_true", help="use the 20-seed sweeps for FIG 2 claims")
+    p.add_argument("--full", action="store_true", help="use the multi-seed sweeps (slower)")
     p.add_argument("--json", action="store_true", help="print a JSON list for scripts")
     p.set_defaults(run=run)
 

@@ -1,6 +1,6 @@
 """`attnlab train`: FIG 2's training on the command line, one seed or a sweep of seeds.
 
-    attnlab train --task fetch --heads 1 --seed 35 --steps 1500      # progress bar, then a summary
+    attnlab train --task fetch --heads 1 --seed 9 --steps 1500       # progress bar, then a summary
     attnlab train --task vector --heads 2 --json                     # the whole curve as JSON
     attnlab train --task vector --heads 2 --sweep 20                 # seeds 0–19 on both cores
 
@@ -32,7 +32,7 @@ def add_parser(subparsers: Any) -> None:
     )
     p.add_argument("--task", default="fetch", help="fetch (p_target) or vector (p_A − p_B)")
     p.add_argument("--heads", default="1", help="1, 2 or 4 attention heads")
-    p.add_argument("--seed", default=None, help="seed (default 35; a sweep starts at 0)")
+    p.add_argument("--seed", default=None, help="seed (default: the lesson's; a sweep starts at 0)")
     p.add_argument("--steps", default="1500", help="training steps, 0 to 20000 (default 1500)")
     p.add_argument("--sweep", default="0", metavar="N", help="train N seeds (1 to 200) instead")
     p.add_argument("--workers", default="2", help="processes for a sweep (default 2)")

@@ -25,9 +25,10 @@ from attnlab.tabletop.model import attend
 from attnlab.tabletop.scenes import HALF_CM, MAX_SLOTS, N_COLOURS, TABLE_CM, TASKS
 from attnlab.tabletop.scenes import scene_from_objects as _scene
 
-# Seed 35 sits at the median of a 100-seed sweep on both tasks (fetch: below 2 cm at 225 steps;
-# vector, 2 heads: below 3 cm at 375); see the sweep numbers in tabletop/__init__.py.
-DEFAULT_SEED = 35
+# Seed 9 sits at the median of a 100-seed sweep on both tasks (fetch: below 2 cm at 225 steps;
+# vector, 2 heads: below 3 cm at 375), and its MLP at that step (23.5 cm) at the MLP's median;
+# see the sweep numbers in tabletop/__init__.py.
+DEFAULT_SEED = 9
 MAX_SEED = 1_000_000
 MAX_STEPS = 20_000
 THRESHOLDS_CM = (3, 2, 1)

@@ -89,9 +89,10 @@ export function trainingReadouts(parent, t) {
         { "data-value": record?.mlp_err_cm, "data-value6": record?.mlp_err6_cm });
       const hits = [3, 2, 1].map((cm) => [cm, firstBelow(cm)]).filter(([, r]) => r);
       const at2 = firstBelow(2);
+      // the MLP's error is quoted at the 2 cm crossing, so it follows that item (F2.2)
       value("first", hits.length
-        ? hits.map(([cm, r]) => t("ro.first.item", { cm, step: count(r.step) })).join(" · ")
-          + (at2 ? t("ro.first.mlp", { mlp: fixed(at2.mlp_err_cm, 1) }) : "")
+        ? hits.map(([cm, r]) => t("ro.first.item", { cm, step: count(r.step) })
+          + (cm === 2 ? t("ro.first.mlp", { mlp: fixed(r.mlp_err_cm, 1) }) : "")).join(" · ")
         : "—", { "data-step2": at2?.step });
       cells.weights.dt.textContent = t(task === "vector" ? "ro.weights.vector" : "ro.weights");
       value("weights", headWeights(record?.head_weight, t));
