@@ -4,8 +4,9 @@ Measuring takes seconds (FIG 2 trains three models), while the lesson's text mus
 So the server measures every claim's fast check in a worker thread from startup (the lesson
 router's lifespan), and the page fills its number slots from `snapshot()` as results arrive and
 shows them all in its "check the numbers" panel. A few numbers of the text come only from a seed
-sweep (F2.2's 10th–90th percentile of steps: 20 seeds trained in two processes, seconds of every
-core); `want_sweeps()` measures those once a page has asked for the text, after the fast checks.
+sweep (F2.2's 10th–90th percentile of steps and its 100-seed distribution: about a minute of one
+core, in the child process); `want_sweeps()` measures those once a page has asked for the text,
+after the fast checks.
 `start(fresh=True)` is the panel's button: forget every cached result (`clear_caches`) and measure
 the fast checks again. One run at a time.
 
