@@ -67,7 +67,8 @@ def test_the_block_diagram_folds_on_a_phone(sized_page) -> None:
 
 # Every line chart's (chart.js) axis title whose box meets a tick label's, or leaves its drawing
 # (1 px of rounding). The tabletop, histogram and bar charts place their own titles: not yet here.
-AXIS_TITLE_CLASHES = """() => [...document.querySelectorAll('figure.fig svg .chart-axes .axis-label')].flatMap((title) => {
+TITLES = "figure.fig svg .chart-axes .axis-label"
+AXIS_TITLE_CLASHES = """(sel) => [...document.querySelectorAll(sel)].flatMap((title) => {
     const a = title.getBoundingClientRect();
     if (!a.width || !a.height) return [];  // not drawn (a hidden panel)
     const svg = title.closest('svg');
@@ -86,5 +87,5 @@ AXIS_TITLE_CLASHES = """() => [...document.querySelectorAll('figure.fig svg .cha
 
 
 def test_no_axis_title_meets_a_tick_label_or_leaves_its_drawing(sized_page) -> None:
-    assert sized_page.locator("figure.fig svg .chart-axes .axis-label").count() > 5  # the charts are drawn
-    assert sized_page.evaluate(AXIS_TITLE_CLASHES) == []
+    assert sized_page.locator(TITLES).count() > 5  # the charts are drawn
+    assert sized_page.evaluate(AXIS_TITLE_CLASHES, TITLES) == []
