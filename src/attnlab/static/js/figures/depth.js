@@ -37,9 +37,12 @@ function layerChart(parent, { colour, domain, every, ariaKey, t }) {
   const marker = el("g", { class: "layer-marker" }, svg);
   const line = el("line", { class: "layer-line" }, marker);
   const dot = el("circle", { r: 4.5, fill: colour, class: "layer-dot" }, marker);
-  return {
+  let last = null; // the marker's arguments, to re-place it when the chart re-fits its margins
+  chart.onRedraw(() => last && view.draw(...last));
+  const view = {
     svg,
     draw(values, layer, depth) {
+      last = [values, layer, depth];
       chart.setDomain("x", [0, Math.max(depth, 1)]);
       chart.setLabels({ x: t("dp.x") });
       chart.setPoints("v", values.map((v, i) => [i, Math.max(v, domain[0])]));
@@ -48,13 +51,14 @@ function layerChart(parent, { colour, domain, every, ariaKey, t }) {
       const x = s.x(layer);
       line.setAttribute("x1", x);
       line.setAttribute("x2", x);
-      line.setAttribute("y1", CHART.margin.top);
-      line.setAttribute("y2", CHART.height - CHART.margin.bottom);
+      line.setAttribute("y1", chart.box().top);
+      line.setAttribute("y2", chart.box().bottom);
       dot.setAttribute("cx", x);
       dot.setAttribute("cy", s.y(Math.max(values[layer] ?? domain[0], domain[0])));
       svg.setAttribute("aria-label", t(ariaKey, { layer, value: num(values[layer], 2), depth }));
     },
   };
+  return view;
 }
 
 function panel(parent, title) {

@@ -87,6 +87,7 @@ function similarityPanel(parent, { t, ctx }) {
   ctx.hl(chart.series("similarity", { colour: PALETTE.value, width: 2.2 }), "pe");
   const marker = el("g", { class: "p-marker" }, svg);
   chart.draw();
+  chart.onRedraw(() => place(ctx.settings.p));
   function place(p) {
     clear(marker);
     const s = chart.scales();

@@ -111,6 +111,7 @@ function curvesPanel(parent, { t, ctx }) {
   }
   const marker = el("g", { class: "dk-marker-group" }, svg);
   const state = { data: null };
+  chart.onRedraw(() => drawMarker());
 
   function drawMarker() {
     clear(marker);

@@ -66,17 +66,20 @@ function flopChart(parent, t) {
     now: legendItem(ul, (s) => el("circle", { cx: 13, cy: 6, r: 4, fill: PALETTE.ink }, s)),
   };
   hl(items.attention.parentNode, "n2");
+  let last = null; // the marks' data, to re-place them when the chart re-fits its margins
+  chart.onRedraw(() => last && view.draw(last));
 
-  return {
+  const view = {
     svg,
     draw(d) {
+      last = d;
       const c = d.curve;
       chart.setLabels({ x: t("tk.x"), y: t("tk.y") });
       chart.setPoints("linear", c.n.map((n, i) => [n, c.linear[i]]));
       chart.setPoints("attention", c.n.map((n, i) => [n, c.attention[i]]));
       chart.draw();
       const s = chart.scales();
-      const [top, bottom] = [CHART.margin.top, CHART.height - CHART.margin.bottom];
+      const { top, bottom } = chart.box();
       const xc = s.x(d.crossover_n);
       Object.entries({ x1: xc, x2: xc, y1: top, y2: bottom }).forEach(([k, v]) => cross.setAttribute(k, v));
       crossLabel.setAttribute("x", xc + 5);
@@ -101,6 +104,7 @@ function flopChart(parent, t) {
       items.now.textContent = t("tk.legend.now");
     },
   };
+  return view;
 }
 
 /** The picked patch, enlarged, and what it becomes. */

@@ -2,7 +2,7 @@
 // curves, and any view that plots a quantity against steps, depth or d_k. Series and horizontal
 // guide lines are declared once; setPoints + draw() redraw only paths and axes.
 
-import { axis, clear, el, linear, log, pathData } from "./svg.js";
+import { attrs, axis, clear, el, fontGrowth, linear, log, pathData } from "./svg.js";
 
 const MAX_POINTS = 1500; // enough for a smooth 600-px curve; thin longer series evenly
 
@@ -19,7 +19,11 @@ function thin(points) {
  * Build a chart inside the SVG `svg` (its viewBox is set from width × height).
  * x/y: {domain: [a, b], log: bool, label: string, format}. Returns an object with
  * series(key, style), guide(value, text, style), setPoints(key, [[x, y], …]),
- * setDomain("x"|"y", [a, b]), setLabels({x, y}), draw(), and the scales via scales().
+ * setDomain("x"|"y", [a, b]), setLabels({x, y}), draw(), the scales via scales(), the plot's
+ * edges via box(), and onRedraw(fn): fn runs after every redraw the chart makes by itself.
+ * `margin` is in drawing units at the labels' nominal size; the left and bottom ones (where
+ * the tick labels and axis titles sit) grow with the labels on a small screen, so a view's own
+ * marks must take positions from scales() / box(), and re-place them in onRedraw.
  */
 export function lineChart(svg, { width = 480, height = 300,
   margin = { top: 14, right: 16, bottom: 44, left: 56 }, x = {}, y = {} } = {}) {
@@ -30,32 +34,38 @@ export function lineChart(svg, { width = 480, height = 300,
   const plot = el("g", { class: "chart-plot" }, svg);
   const clipId = `clip-${Math.random().toString(36).slice(2, 9)}`;
   const clip = el("clipPath", { id: clipId }, el("defs", {}, svg));
-  el("rect", { x: margin.left, y: margin.top - 2, width: width - margin.left - margin.right,
-    height: height - margin.top - margin.bottom + 4 }, clip);
+  const clipRect = el("rect", {}, clip);
   plot.setAttribute("clip-path", `url(#${clipId})`);
   const series = new Map();
   const guideList = [];
+  const redrawn = [];
 
+  // the plot's edges: left and bottom margins in em-equivalents of the labels as drawn
+  const box = () => {
+    const em = fontGrowth(svg);
+    return { em, left: margin.left * em, right: width - margin.right, top: margin.top,
+      bottom: height - margin.bottom * em };
+  };
   const scales = () => {
+    const b = box();
     const make = (c, range) => (c.log ? log : linear)(c.domain, range, { clamp: false });
-    return {
-      x: make(cfg.x, [margin.left, width - margin.right]),
-      y: make(cfg.y, [height - margin.bottom, margin.top]),
-    };
+    return { x: make(cfg.x, [b.left, b.right]), y: make(cfg.y, [b.bottom, b.top]) };
   };
 
   function draw() {
     const s = scales();
+    const b = box();
+    attrs(clipRect, { x: b.left, y: b.top - 2, width: b.right - b.left, height: b.bottom - b.top + 4 });
     clear(axes);
-    axis(axes, s.x, { orient: "bottom", at: height - margin.bottom, label: cfg.x.label,
-      format: cfg.x.format, grid: height - margin.top - margin.bottom });
-    axis(axes, s.y, { orient: "left", at: margin.left, label: cfg.y.label, format: cfg.y.format,
-      grid: width - margin.left - margin.right });
+    axis(axes, s.x, { orient: "bottom", at: b.bottom, label: cfg.x.label, em: b.em,
+      format: cfg.x.format, grid: b.bottom - b.top });
+    axis(axes, s.y, { orient: "left", at: b.left, label: cfg.y.label, format: cfg.y.format,
+      em: b.em, grid: b.right - b.left });
     clear(guides);
     for (const g of guideList) {
       const py = s.y(g.value);
-      if (py < margin.top || py > height - margin.bottom) continue;
-      el("line", { x1: margin.left, x2: width - margin.right, y1: py, y2: py, class: `guide ${g.className}` }, guides);
+      if (py < b.top || py > b.bottom) continue;
+      el("line", { x1: b.left, x2: b.right, y1: py, y2: py, class: `guide ${g.className}` }, guides);
       el("text", { x: width - margin.right - 4, y: py - 4, "text-anchor": "end", class: "guide-label", text: g.text }, guides);
     }
     for (const item of series.values()) {
@@ -63,9 +73,18 @@ export function lineChart(svg, { width = 480, height = 300,
     }
   }
 
+  svg.addEventListener("svgscale", () => {
+    draw();
+    redrawn.forEach((fn) => fn());
+  });
+
   return {
     scales,
+    box,
     draw,
+    onRedraw(fn) {
+      redrawn.push(fn);
+    },
     series(key, { colour, dash = "", width: w = 2, className = "" } = {}) {
       const path = el("path", { class: `series ${className}`, fill: "none", stroke: colour,
         "stroke-width": w, "stroke-dasharray": dash || null, "stroke-linejoin": "round" }, plot);

@@ -20,7 +20,10 @@ const scaleWatch = typeof ResizeObserver === "function" ? new ResizeObserver((en
     const box = target.viewBox?.baseVal;
     const s = box?.width && box?.height
       ? Math.min(contentRect.width / box.width, contentRect.height / box.height) : 1;
-    if (s > 0) target.style.setProperty("--s", s.toFixed(3));
+    if (s > 0 && target.style.getPropertyValue("--s") !== s.toFixed(3)) {
+      target.style.setProperty("--s", s.toFixed(3));
+      target.dispatchEvent(new Event("svgscale")); // charts re-fit their margins (chart.js)
+    }
     target.querySelectorAll(".y-label").forEach(placeYLabel); // the tick labels changed size
   }
 }) : null;
@@ -38,6 +41,12 @@ function placeYLabel(label) {
   const x = Math.max(left - 4 - 0.25 * fs, 0.85 * fs); // baseline; the glyphs reach ~0.8 em left
   const mid = label.getAttribute("y");
   attrs(label, { x: x.toFixed(1), transform: `rotate(-90 ${x.toFixed(1)} ${mid})` });
+}
+
+/** How many times larger than its nominal `fs` (drawing units) a label in `svg` is drawn (figures.css). */
+export function fontGrowth(svg, fs = 11) {
+  const s = parseFloat(svg.style.getPropertyValue("--s")) || 1;
+  return Math.max(1, 10.2 / s / fs);
 }
 
 /** Set attributes (null/undefined removes one); `text` sets textContent. Returns the node. */
@@ -137,12 +146,13 @@ export function fmtTick(v) {
 }
 
 /**
- * Draw an axis for `scale` into a new <g class="axis"> of `parent`.
+ * Draw an axis for `scale` into a new <g class="axis"> of `parent`. `em`: how many times its
+ * labels are drawn larger than their nominal size (chart.js), so the offsets grow with them.
  * orient "bottom" places it at y = `at` (px), "left" at x = `at`.
  * Returns the group so a caller can clear and redraw it.
  */
 export function axis(parent, scale, { orient = "bottom", at = 0, ticks = null, format = fmtTick,
-  label = "", grid = 0 } = {}) {
+  label = "", grid = 0, em = 1 } = {}) {
   const g = el("g", { class: `axis axis-${orient}` }, parent);
   const values = ticks ?? scale.ticks(5);
   const [r0, r1] = scale.range;
@@ -154,7 +164,7 @@ export function axis(parent, scale, { orient = "bottom", at = 0, ticks = null, f
     if (horizontal) {
       if (grid) el("line", { x1: p, x2: p, y1: at, y2: at - grid, class: "grid-line" }, g);
       el("line", { x1: p, x2: p, y1: at, y2: at + 4, class: "tick" }, g);
-      el("text", { x: p, y: at + 15, "text-anchor": "middle", class: "tick-label", text: format(v) }, g);
+      el("text", { x: p, y: at + 4 + 11 * em, "text-anchor": "middle", class: "tick-label", text: format(v) }, g);
     } else {
       if (grid) el("line", { x1: at, x2: at + grid, y1: p, y2: p, class: "grid-line" }, g);
       el("line", { x1: at - 4, x2: at, y1: p, y2: p, class: "tick" }, g);
@@ -164,7 +174,7 @@ export function axis(parent, scale, { orient = "bottom", at = 0, ticks = null, f
   if (label) {
     const mid = (r0 + r1) / 2;
     if (horizontal) {
-      el("text", { x: mid, y: at + 32, "text-anchor": "middle", class: "axis-label", text: label }, g);
+      el("text", { x: mid, y: at + 4 + 11 * em + 4 + 13 * em, "text-anchor": "middle", class: "axis-label", text: label }, g);
     } else {
       const text = el("text", { x: at - 40, y: mid, "text-anchor": "middle", class: "axis-label y-label",
         transform: `rotate(-90 ${at - 40} ${mid})`, text: label }, g);
