@@ -9,6 +9,7 @@
 import { getJSON } from "./api.js";
 import { formatValue, lookup } from "./lessonvalues.js";
 import { renderMath } from "./math.js";
+import { hasSeedPlot, seedPlot } from "./seedplot.js";
 
 const POLL_MS = 700; // while a run goes on (slower than Playwright's 500 ms "network idle")
 const esc = (s) => String(s ?? "").replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
@@ -90,7 +91,9 @@ export function createClaimsPanel(container, { t, announce, onValues, counts, pr
     const nums = c.error ? `<p class="claim-error" lang="en">${esc(c.error)}</p>`
       : `<dl class="claim-nums"><dt>${esc(t("check.lesson"))}</dt><dd data-col="textbook">${esc(said)}</dd>`
         + `<dt>${esc(t("check.measured"))}</dt>${measured}</dl>`
-        + `<details class="claim-test"><summary>${esc(t("check.test"))}</summary>${condition(c)}</details>`;
+        + `<details class="claim-test"><summary>${esc(t("check.test"))}</summary>${condition(c)}</details>`
+        + (hasSeedPlot(c.id, values[c.id]) ? `<figure class="seed-plot-box" data-claim="${esc(c.id)}">`
+          + `<figcaption>${esc(t(`seedplot.${c.id}.caption`, { n: values[c.id].per_seed.seed.length }))}</figcaption></figure>` : "");
     const mark = c.ok ? "✓" : "✗";
     const seconds = typeof c.seconds === "number" ? `${c.seconds.toFixed(c.seconds < 0.1 ? 3 : 2)} s` : "";
     return `<li class="claim ${c.ok ? "ok" : "fail"}${fresh.has(c.id) ? " fresh" : ""}" data-claim="${esc(c.id)}" data-ok="${c.ok}">`
@@ -144,6 +147,9 @@ export function createClaimsPanel(container, { t, announce, onValues, counts, pr
       const list = container.querySelector(".claims");
       list.innerHTML = shownClaims = html;
       renderMath(list); // d_k ≥ 256, q_m·k_n, α_i typeset as in the text
+      for (const box of list.querySelectorAll(".seed-plot-box")) {
+        box.prepend(seedPlot(box.dataset.claim, values[box.dataset.claim], t));
+      }
     }
   }
 
