@@ -529,3 +529,39 @@ def test_the_panel_sentences_exist_for_every_claim_and_no_other() -> None:
         catalogue = json.loads((I18N / f"{lang}.json").read_text("utf-8"))
         keys = {k.split(".", 1)[1] for k in catalogue if k.startswith("claimmeasured.")}
         assert keys == set(all_checks()), lang
+
+
+# --- the claims panel: the condition, translated, its thresholds the engine's -------------------
+
+
+def _condition_slots_resolve(sentence: str, cid: str, values: dict[str, Any]) -> None:
+    for m in lesson.PLACEHOLDER_RE.finditer(sentence):
+        assert m[1] == cid and m[2] in values, (cid, m[0])
+        assert lesson_values.format_value(values[m[2]], m[3]), (cid, m[0])
+    for formula in re.findall(r"\$[^$]*\$", sentence):
+        assert "{{" not in formula, (cid, "a slot inside math is not filled")
+    rest = lesson.PLACEHOLDER_RE.sub(" ", sentence)
+    assert not re.search(r"\d\.\d|\de-\d", rest), (cid, "a threshold the engine did not return")
+
+
+def test_fig2_conditions_are_translated_with_the_engines_thresholds(monkeypatch) -> None:
+    """FIG 2's and E4's "how we test it" sentences (fast and sweep) in both catalogues, every
+    number in them a value the check returns (a sweep of two seeds stands in for the 100)."""
+    from attnlab.claims import fig2
+
+    monkeypatch.setattr(fig2, "SWEEP_SEEDS", (0, 1))
+    fig2.swept.cache_clear()
+    try:
+        results = [(c.slow, c.run()) for c in fig2.CHECKS]
+    finally:
+        fig2.swept.cache_clear()
+    for lang in lesson.LANGS:
+        catalogue = json.loads((I18N / f"{lang}.json").read_text("utf-8"))
+        for slow, r in results:
+            key = f"claimcondition.{r.id}" + (".sweep" if slow and "n_seeds" in r.values else "")
+            sentence = catalogue[key]
+            _condition_slots_resolve(sentence, r.id, r.values)
+            if lang == "zh":
+                assert CJK.search(sentence), key
+            if slow and "n_seeds" in r.values:
+                assert {"seed_first", "seed_last"} <= r.values.keys(), r.id

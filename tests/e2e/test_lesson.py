@@ -297,3 +297,40 @@ def test_the_panel_s_measured_numbers_are_the_text_s(open_lesson) -> None:
     for claim in ("F3.1", "F4.3", "F1.1"):
         assert page.locator(f"#check-panel .claim[data-claim='{claim}'] .katex").count() > 0, claim
     assert "$" not in page.inner_text("#check-panel .claims")
+
+
+def test_the_zh_panel_states_fig2_s_conditions_in_chinese(open_lesson) -> None:
+    """FIG 2's "how we test it" rows on the Chinese page: the catalogue's sentence, its
+    thresholds filled from the engine's values, no English sentence left in it."""
+    page = open_lesson("#lang=zh")
+    page.wait_for_function("document.querySelectorAll('#check-panel .claim').length > 30")
+    conditions = page.eval_on_selector_all(
+        "#check-panel .claims-group[data-group=F2] .claim-test > p",
+        "els => els.map(e => [e.closest('.claim').dataset.claim, e.textContent,"
+        " e.closest('[lang=en]') ? 1 : 0, e.querySelectorAll('.val.pending').length])",
+    )
+    assert len(conditions) >= 9
+    for claim, text, english, pending in conditions:
+        assert CJK.search(text), (claim, text)
+        assert not english and not pending, (claim, text)
+        assert not re.search(r"[A-Za-z]+ [A-Za-z]+ [A-Za-z]+", text), (claim, text)
+
+
+@pytest.mark.slow
+def test_the_panel_draws_every_seed_of_f2_2_and_f2_6(open_lesson, server) -> None:
+    """Once the server's sweeps are in, F2.2's and F2.6's rows draw one dot per seed the engine
+    reports, the misses marked, in both languages."""
+    page = open_lesson()
+    page.wait_for_function(
+        "document.querySelectorAll('#check-panel .seed-plot').length === 2", timeout=240_000
+    )
+    values = _measured(server)["values"]
+    for claim in ("F2.2", "F2.6"):
+        per_seed, box = values[claim]["per_seed"], f"#check-panel .claim[data-claim='{claim}']"
+        assert page.locator(f"{box} .seed-dot").count() == values[claim]["n_seeds"]
+        assert len(per_seed["seed"]) == values[claim]["n_seeds"]
+        misses = len(values[claim]["failing_seeds"])
+        assert page.locator(f"{box} .seed-dot.miss").count() == misses, claim
+    page.locator("[data-set-lang=zh]").dispatch_event("click")
+    page.wait_for_function("document.querySelectorAll('#check-panel .seed-plot').length === 2")
+    assert CJK.search(page.inner_text("#check-panel .seed-plot-box figcaption >> nth=0"))

@@ -36,6 +36,10 @@ RACE_CM = 20  # F2.2: "the MLP is then still above 20 cm"
 RACE_SHARE = 0.95  # … for at least this share of the seeds a reader may pick
 MLP_MEDIAN_CM = 22  # "about 25 cm": the median MLP error at the crossing at least this
 BELOW_1CM_SHARE = 0.9  # F2.6: share of seeds below 1 cm at step 1500
+SPLIT_SHARE = 0.9  # F2.7 over seeds: share of seeds whose heads split A/B
+GRAD_TOL = 1e-6  # F2.8: max relative error of the hand-written gradient
+SHUFFLE_TOL_CM = 1e-9  # F2.9: rounding only
+STUCK_CM, SOLVED_CM = 20, 1  # F2.5/E4: one head above, two heads below (cm, after STEPS)
 
 
 @lru_cache(maxsize=8)
@@ -72,6 +76,11 @@ def _seeds() -> str:
 def _per_seed(res: SweepResult, **columns: list[Any]) -> dict[str, list[Any]]:
     """The distribution for the page to draw: one list per quantity, aligned with "seed"."""
     return {"seed": list(res.seeds), **columns}
+
+
+def _sweep_values(res: SweepResult) -> dict[str, int]:
+    """The sweep's seeds as values (the condition's sentence names them), and their count."""
+    return {"seed_first": res.seeds[0], "seed_last": res.seeds[-1], "n_seeds": len(res.seeds)}
 
 
 def _sweep_text(d: dict[str, Any], unit: str = "") -> str:
@@ -111,9 +120,11 @@ F2_2 = (
 def _f2_2_default() -> tuple[bool, str, dict[str, Any]]:
     s = trained("fetch", 1).summary()
     steps, mlp = s["first_below_2cm"], s["mlp_err_at_2cm"]
-    ok = steps is not None and FETCH_STEPS[0] <= steps <= FETCH_STEPS[1] and mlp > 20
+    ok = steps is not None and FETCH_STEPS[0] <= steps <= FETCH_STEPS[1] and mlp > RACE_CM
     text = f"seed {DEFAULT_SEED}: {steps} steps, MLP {mlp:.1f} cm" if steps else "never"
-    return ok, text, {"steps": steps, "mlp_cm": mlp, "seed": DEFAULT_SEED}
+    values = {"steps": steps, "mlp_cm": mlp, "seed": DEFAULT_SEED}
+    values.update(fetch_lo=FETCH_STEPS[0], fetch_hi=FETCH_STEPS[1], race_cm=RACE_CM)
+    return ok, text, values  # the condition's thresholds too: the page's sentence names them
 
 
 def check_f2_2() -> ClaimResult:
@@ -135,7 +146,8 @@ def check_f2_2_sweep() -> ClaimResult:
     ok = ok and share >= RACE_SHARE and mlp["median"] >= MLP_MEDIAN_CM
     values.update(steps_median=steps["median"], steps_p10=steps["p10"], steps_p90=steps["p90"])
     values.update(mlp_cm_median=mlp["median"], mlp_cm_p10=mlp["p10"], mlp_cm_p90=mlp["p90"])
-    values.update(share_race=share, failing_seeds=lost, n_seeds=len(res.seeds))
+    values.update(share_race=share, failing_seeds=lost, **_sweep_values(res))
+    values.update(race_share=RACE_SHARE, mlp_median_min=MLP_MEDIAN_CM)
     values["per_seed"] = _per_seed(
         res, steps=[n for n, _ in at_2cm], mlp_cm=[cm for _, cm in at_2cm], race=race
     )
@@ -168,8 +180,10 @@ def check_f2_3(*, full: bool = False) -> ClaimResult:
         "err6_cm": f["attn_err6_cm"],
         "err_cm": f["attn_err_cm"],
         "mlp_err6_cm": f["mlp_err6_cm"],
+        "trained_steps": STEPS,
+        "limit_cm": 3,
     }
-    ok = f["attn_err6_cm"] < 3
+    ok = f["attn_err6_cm"] < values["limit_cm"]
     measured = (
         f"seed {DEFAULT_SEED}, {STEPS} steps: {f['attn_err6_cm']:.2f} cm "
         f"(2–5 objects {f['attn_err_cm']:.2f} cm; MLP on 6 objects {f['mlp_err6_cm']:.1f} cm)"
@@ -178,8 +192,10 @@ def check_f2_3(*, full: bool = False) -> ClaimResult:
     if full:
         d = swept("fetch", 1).stats()["final_attn_err6_cm"]
         worst = max(m["final"]["attn_err6_cm"] for m in swept("fetch", 1).summaries)
-        ok = ok and worst < 3
-        values.update(err6_cm_median=d["median"], err6_cm_max=worst)
+        ok = ok and worst < values["limit_cm"]
+        values.update(
+            err6_cm_median=d["median"], err6_cm_max=worst, **_sweep_values(swept("fetch", 1))
+        )
         measured += f"; {_seeds()}: {_sweep_text(d, ' cm')}"
         condition += f"; every seed of {_seeds()} below 3 cm too"
     return _result(*F2_3, measured=measured, ok=ok, condition=condition, values=values)
@@ -198,7 +214,7 @@ def check_f2_4(*, full: bool = False) -> ClaimResult:
     w = _row(trained("fetch", 1).history, 600)["head_weight"][0]
     lo, hi = WEIGHT_600
     ok = lo <= w <= hi
-    values: dict[str, Any] = {"weight": w}
+    values: dict[str, Any] = {"weight": w, "weight_lo": lo, "weight_hi": hi, "at_step": 600}
     measured = f"seed {DEFAULT_SEED}: {w:.3f}"
     condition = f"default seed: weight at step 600 in [{lo}, {hi}]"
     if full:
@@ -206,6 +222,7 @@ def check_f2_4(*, full: bool = False) -> ClaimResult:
         d = spread(ws)
         ok = ok and lo <= d["median"] <= hi
         values.update(weight_median=d["median"], weight_p10=d["p10"], weight_p90=d["p90"])
+        values.update(_sweep_values(swept("fetch", 1)))
         measured += f"; {_seeds()}: {spread_text(ws)}"
         condition += f"; median over {_seeds()} in the same range"
     return _result(*F2_4, measured=measured, ok=ok, condition=condition, values=values)
@@ -235,8 +252,9 @@ def one_head_floor_cm() -> float:
 def check_f2_5(*, full: bool = False) -> ClaimResult:
     err = trained("vector", 1).summary()["final"]["attn_err_cm"]
     floor = one_head_floor_cm()
-    ok = err > 20
+    ok = err > STUCK_CM
     values: dict[str, Any] = {"err_cm": err, "floor_cm": floor}
+    values.update(trained_steps=STEPS, limit_cm=STUCK_CM)
     measured = (
         f"seed {DEFAULT_SEED}: {err:.1f} cm after {STEPS} steps (looking up A and guessing the "
         f"centre for B leaves {floor:.1f} cm on this test set)"
@@ -244,8 +262,9 @@ def check_f2_5(*, full: bool = False) -> ClaimResult:
     condition = f"default seed: error after {STEPS} steps > 20 cm"
     if full:
         finals = [s["final"]["attn_err_cm"] for s in swept("vector", 1).summaries]
-        ok = ok and min(finals) > 20
+        ok = ok and min(finals) > STUCK_CM
         values.update(err_cm_min=min(finals), err_cm_median=float(np.median(finals)))
+        values.update(_sweep_values(swept("vector", 1)))
         measured += f"; {_seeds()}: min {min(finals):.1f}, median {np.median(finals):.1f} cm"
         condition += f"; every seed of {_seeds()} above 20 cm"
     return _result(*F2_5, measured=measured, ok=ok, condition=condition, values=values)
@@ -264,19 +283,21 @@ def check_f2_6(*, full: bool = False) -> ClaimResult:
     s = trained("vector", 2).summary()
     steps, final = s["first_below_3cm"], s["final"]["attn_err_cm"]
     lo, hi = VECTOR_STEPS
-    ok = steps is not None and lo <= steps <= hi and final < 1
+    ok = steps is not None and lo <= steps <= hi and final < SOLVED_CM
     values: dict[str, Any] = {"steps": steps, "final_cm": final, "steps_1cm": s["first_below_1cm"]}
+    values.update(steps_lo=lo, steps_hi=hi, trained_steps=STEPS, final_limit_cm=SOLVED_CM)
     measured = f"seed {DEFAULT_SEED}: below 3 cm at {steps}, {final:.2f} cm at {STEPS}"
     condition = f"default seed: first step below 3 cm in {lo}–{hi}; < 1 cm at {STEPS}"
     if full:
         res = swept("vector", 2)
         d = res.stats()["first_below_3cm"]
         finals = [m["final"]["attn_err_cm"] for m in res.summaries]
-        share = float(np.mean([f < 1 for f in finals]))
+        share = float(np.mean([f < SOLVED_CM for f in finals]))
         ok = ok and d["median"] is not None and lo <= d["median"] <= hi
         ok = ok and share >= BELOW_1CM_SHARE
         values.update(steps_median=d["median"], steps_p10=d["p10"], steps_p90=d["p90"])
-        values.update(steps_never=d["missing"], share_below_1cm=share, n_seeds=len(res.seeds))
+        values.update(steps_never=d["missing"], share_below_1cm=share, **_sweep_values(res))
+        values["below_1cm_share_min"] = BELOW_1CM_SHARE
         values["failures"] = len(res.failures())
         values["failing_seeds"] = [f["seed"] for f in res.failures()]
         values["per_seed"] = _per_seed(
@@ -314,7 +335,7 @@ def _split(head_weight: list[list[float]]) -> tuple[float, float, bool]:
 def check_f2_7(*, full: bool = False) -> ClaimResult:
     w_a, w_b, apart = _split(trained("vector", 2).summary()["final"]["head_weight"])
     ok = apart and w_a >= FOCUS and w_b >= FOCUS
-    values: dict[str, Any] = {"weight_a": w_a, "weight_b": w_b}
+    values: dict[str, Any] = {"weight_a": w_a, "weight_b": w_b, "focus": FOCUS}
     measured = f"seed {DEFAULT_SEED}: {w_a:.3f} on A, {w_b:.3f} on B (different heads: {apart})"
     condition = f"default seed: two different heads, each ≥ {FOCUS} on its object"
     if full:
@@ -322,20 +343,23 @@ def check_f2_7(*, full: bool = False) -> ClaimResult:
         split = [(a, b) for a, b, apart in splits if apart and min(a, b) >= SPLIT]
         share = len(split) / len(splits)
         med_a, med_b = (float(np.median(v)) for v in zip(*split, strict=True)) if split else (0, 0)
-        ok = ok and share >= 0.9 and min(med_a, med_b) >= FOCUS
+        ok = ok and share >= SPLIT_SHARE and min(med_a, med_b) >= FOCUS
         values.update(share_split=share, weight_a_median=med_a, weight_b_median=med_b)
+        values.update(split=SPLIT, split_share_min=SPLIT_SHARE, **_sweep_values(swept("vector", 2)))
         measured += (
             f"; {_seeds()}: {share:.0%} split A/B over two heads (both ≥ {SPLIT}), "
             f"median {med_a:.3f} on A, {med_b:.3f} on B"
         )
-        condition += f"; ≥ 90% of {_seeds()} split (both ≥ {SPLIT}), medians ≥ {FOCUS}"
+        condition += (
+            f"; ≥ {SPLIT_SHARE:.0%} of {_seeds()} split (both ≥ {SPLIT}), medians ≥ {FOCUS}"
+        )
     return _result(*F2_7, measured=measured, ok=ok, condition=condition, values=values)
 
 
 # F2.8 ----------------------------------------------------------------------------------------
 def check_f2_8() -> ClaimResult:
     g = gradient_check(DEFAULT_SEED)
-    ok = g["max_rel_error"] < 1e-6
+    ok = g["max_rel_error"] < GRAD_TOL
     return _result(
         "F2.8",
         "The hand-written gradient of the 2-head vector model equals central finite "
@@ -343,8 +367,10 @@ def check_f2_8() -> ClaimResult:
         "analytic = numerical (readout computed when the page loads)",
         measured=f"max relative error {g['max_rel_error']:.1e} over {g['n_params']} parameters",
         ok=ok,
-        condition="float64, ε = 1e-5, 8 scenes: max relative error < 1e-6",
-        values={"max_rel_error": g["max_rel_error"], "n_params": g["n_params"]},
+        condition=f"float64, ε = {g['eps']:g}, {g['batch']} scenes: "
+        f"max relative error < {GRAD_TOL:g}",
+        values={"max_rel_error": g["max_rel_error"], "n_params": g["n_params"], "eps": g["eps"]}
+        | {"n_scenes": g["batch"], "tol": GRAD_TOL},
     )
 
 
@@ -376,9 +402,10 @@ def check_f2_9() -> ClaimResult:
         "permuting the objects leaves the output unchanged",
         measured=f"max change {attn_diff:.1e} cm over 200 shuffled 6-object scenes "
         f"(MLP: moves {mlp_move:.1f} cm on average)",
-        ok=attn_diff < 1e-9,
-        condition="trained fetch model, default seed: max change < 1e-9 cm (rounding only)",
-        values={"max_change_cm": attn_diff, "mlp_change_cm": mlp_move},
+        ok=attn_diff < SHUFFLE_TOL_CM,
+        condition="trained fetch model, default seed: "
+        f"max change < {SHUFFLE_TOL_CM:g} cm (rounding only)",
+        values={"max_change_cm": attn_diff, "mlp_change_cm": mlp_move, "tol_cm": SHUFFLE_TOL_CM},
     )
 
 
@@ -386,7 +413,7 @@ def check_f2_9() -> ClaimResult:
 def check_e4() -> ClaimResult:
     one = trained("vector", 1).summary()["final"]
     two = trained("vector", 2).summary()["final"]
-    ok = one["attn_err_cm"] > 20 and two["attn_err_cm"] < 1
+    ok = one["attn_err_cm"] > STUCK_CM and two["attn_err_cm"] < SOLVED_CM
     return _result(
         "E4",
         "Exercise 4: one head only averages positions, so p_A − p_B is out of its reach; two "
@@ -395,8 +422,9 @@ def check_e4() -> ClaimResult:
         measured=f"seed {DEFAULT_SEED}, {STEPS} steps: one head {one['attn_err_cm']:.1f} cm, "
         f"two heads {two['attn_err_cm']:.2f} cm",
         ok=ok,
-        condition="one head > 20 cm and two heads < 1 cm after 1500 steps",
-        values={"one_head_cm": one["attn_err_cm"], "two_heads_cm": two["attn_err_cm"]},
+        condition=f"one head > {STUCK_CM} cm and two heads < {SOLVED_CM} cm after {STEPS} steps",
+        values={"one_head_cm": one["attn_err_cm"], "two_heads_cm": two["attn_err_cm"]}
+        | {"stuck_cm": STUCK_CM, "solved_cm": SOLVED_CM, "trained_steps": STEPS},
     )
 
 

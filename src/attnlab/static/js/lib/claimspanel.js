@@ -9,6 +9,7 @@
 import { getJSON } from "./api.js";
 import { formatValue, lookup } from "./lessonvalues.js";
 import { renderMath } from "./math.js";
+import { hasSeedPlot, seedPlot } from "./seedplot.js";
 
 const POLL_MS = 700; // while a run goes on (slower than Playwright's 500 ms "network idle")
 const esc = (s) => String(s ?? "").replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
@@ -70,11 +71,19 @@ export function createClaimsPanel(container, { t, announce, onValues, counts, pr
   /** The catalogue's string for `key`, or null when it has none. */
   const own = (key) => (t(key) === key ? null : t(key));
 
+  /** How we test it: the catalogue's sentence (the sweep's when the result is a sweep's), its
+   * thresholds the engine's values; the engine's English sentence where the catalogue has none. */
+  function condition(c) {
+    const sweep = c.values && "n_seeds" in c.values ? own(`claimcondition.${c.id}.sweep`) : null;
+    const template = sweep ?? (c.values && "n_seeds" in c.values ? null : own(`claimcondition.${c.id}`));
+    return template === null ? `<p lang="en">${esc(c.condition)}</p>` : `<p data-col="condition">${withSlots(template)}</p>`;
+  }
+
   function row(c) {
     const title = own(`claim.${c.id}`) ?? c.statement;
     // The textbook's words, kept in both catalogues (the English one is tested to match the
-    // registry's); what this page measures: the engine's values in the catalogue's sentence; the
-    // condition: the engine's own sentence, in English.
+    // registry's); what this page measures and the condition: the engine's values (thresholds
+    // included) in the catalogue's sentences.
     const said = own(`claimlesson.${c.id}`) ?? c.lesson;
     const template = own(`claimmeasured.${c.id}`);
     const measured = template === null ? `<dd data-col="measured" lang="en">${esc(c.measured)}</dd>`
@@ -82,7 +91,9 @@ export function createClaimsPanel(container, { t, announce, onValues, counts, pr
     const nums = c.error ? `<p class="claim-error" lang="en">${esc(c.error)}</p>`
       : `<dl class="claim-nums"><dt>${esc(t("check.lesson"))}</dt><dd data-col="textbook">${esc(said)}</dd>`
         + `<dt>${esc(t("check.measured"))}</dt>${measured}</dl>`
-        + `<details class="claim-test"><summary>${esc(t("check.test"))}</summary><p lang="en">${esc(c.condition)}</p></details>`;
+        + `<details class="claim-test"><summary>${esc(t("check.test"))}</summary>${condition(c)}</details>`
+        + (hasSeedPlot(c.id, values[c.id]) ? `<figure class="seed-plot-box" data-claim="${esc(c.id)}">`
+          + `<figcaption>${esc(t(`seedplot.${c.id}.caption`, { n: values[c.id].per_seed.seed.length }))}</figcaption></figure>` : "");
     const mark = c.ok ? "✓" : "✗";
     const seconds = typeof c.seconds === "number" ? `${c.seconds.toFixed(c.seconds < 0.1 ? 3 : 2)} s` : "";
     return `<li class="claim ${c.ok ? "ok" : "fail"}${fresh.has(c.id) ? " fresh" : ""}" data-claim="${esc(c.id)}" data-ok="${c.ok}">`
@@ -136,6 +147,9 @@ export function createClaimsPanel(container, { t, announce, onValues, counts, pr
       const list = container.querySelector(".claims");
       list.innerHTML = shownClaims = html;
       renderMath(list); // d_k ≥ 256, q_m·k_n, α_i typeset as in the text
+      for (const box of list.querySelectorAll(".seed-plot-box")) {
+        box.prepend(seedPlot(box.dataset.claim, values[box.dataset.claim], t));
+      }
     }
   }
 
