@@ -13,6 +13,8 @@ from collections.abc import Callable
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
+from attnlab.web import WebSettings
+
 Message = dict
 
 
@@ -47,6 +49,7 @@ def test_a_new_socket_gets_its_state_and_starting_point(make_client) -> None:
         state, progress = _opened(ws)
     assert state["step"] == 0 and state["running"] is False
     assert state["max_steps"] == 20_000
+    assert state["max_step_n"] == WebSettings().max_step_n  # the page's chunk for a link's step
     assert (state["config"]["task"], state["config"]["heads"]) == ("fetch", 1)
     assert [r["step"] for r in progress["records"]] == [0]
     assert set(progress["prediction"]) >= {"attn", "mlp", "truth", "weights"}

@@ -82,12 +82,19 @@ class TrainPool:
         rates = sorted(w.steps_per_s for w in self._workers)
         return rates[len(rates) // 2]
 
-    def open(self, config: Any, max_steps: int, loop: asyncio.AbstractEventLoop, sink: Sink) -> int:
+    def open(
+        self,
+        config: Any,
+        limits: tuple[int, int],
+        loop: asyncio.AbstractEventLoop,
+        sink: Sink,
+    ) -> int:
+        """A new session on the least-loaded worker; limits: (max_steps, max_step_n)."""
         sid = next(self._ids)
         worker = min(self._workers, key=lambda w: len(w.sessions))
         worker.sessions.add(sid)
         self._sinks[sid], self._home[sid] = (loop, sink), worker
-        worker.send(("open", sid, config, max_steps))
+        worker.send(("open", sid, config, *limits))
         return sid
 
     def command(self, sid: int, op: str, *args: Any) -> None:

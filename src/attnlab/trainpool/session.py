@@ -25,10 +25,16 @@ class TrainingSession:
     """Trainer + config + scene; `train(n)` returns the history records those steps made."""
 
     def __init__(
-        self, config: TrainConfig, *, max_steps: int, factory: TrainerFactory = real_trainer
+        self,
+        config: TrainConfig,
+        *,
+        max_steps: int,
+        max_step_n: int,
+        factory: TrainerFactory = real_trainer,
     ) -> None:
         self._factory = factory
         self.max_steps = max_steps
+        self.max_step_n = max_step_n  # the largest {"type": "step", "n"}: the page reads it here
         self.scene: Scene = DEFAULT_SCENE
         self.config = config
         self.trainer = factory(config)
@@ -83,4 +89,5 @@ class TrainingSession:
             "step": self.step,
             "running": running,
             "max_steps": self.max_steps,
+            "max_step_n": self.max_step_n,
         }

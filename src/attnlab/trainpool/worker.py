@@ -8,9 +8,9 @@ Pacing: a session asking `pace` steps/s trains round(pace × frame_s) steps a fr
 for its next frame; an unpaced one trains whenever it is picked and reports once a frame.
 Which due session trains next is `FairShare`'s choice.
 
-Commands: ("open", sid, TrainConfig, max_steps), ("config", sid, TrainConfig), ("reset", sid),
-("scene", sid, Scene), ("run", sid, steps, pace) (steps None: to the limit), ("pause", sid),
-("close", sid),
+Commands: ("open", sid, TrainConfig, max_steps, max_step_n), ("config", sid, TrainConfig),
+("reset", sid), ("scene", sid, Scene), ("run", sid, steps, pace) (steps None: to the limit),
+("pause", sid), ("close", sid),
 ("stats", token), ("stop",).  Events: ("ready", steps_per_s), ("send", sid, text, ended),
 where `ended` is True on the message that ends a run, and ("stats", token, counts).
 """
@@ -56,7 +56,7 @@ def measure_steps_per_s(factory: TrainerFactory = real_trainer) -> float:
     The best, not the mean: what the machine can do, not how busy it happened to be while the
     server started (a busy spell would state a capacity far below what it gets later).
     """
-    session = TrainingSession(TrainConfig(), max_steps=10**6, factory=factory)
+    session = TrainingSession(TrainConfig(), max_steps=10**6, max_step_n=1, factory=factory)
     session.train(5)  # warm the caches
     best = 0.0
     for _ in range(MEASURE_BURSTS):
@@ -121,7 +121,10 @@ class Worker:
             self.conn.send(("stats", key, {"sessions": len(self.runs), "running": running}))
             return
         if op == "open":
-            session = TrainingSession(args[0], max_steps=args[1], factory=self.factory)
+            config, max_steps, max_step_n = args
+            session = TrainingSession(
+                config, max_steps=max_steps, max_step_n=max_step_n, factory=self.factory
+            )
             self.runs[key] = Run(session)
             self._send(key, session.state(running=False))
             self._send(key, session.full_progress())

@@ -129,7 +129,9 @@ class Conversation:
         try:
             await self.service.ready()
             loop = asyncio.get_running_loop()
-            self.sid = self.pool.open(self.config, self.limits.max_steps, loop, self._deliver)
+            self.sid = self.pool.open(
+                self.config, (self.limits.max_steps, self.limits.max_step_n), loop, self._deliver
+            )
             self.quiet_since = time.monotonic()  # the idle clock starts once the session is open
             while (text := await self._next_message()) is not _GONE:
                 await self._handle(text)

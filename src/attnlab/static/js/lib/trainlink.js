@@ -2,14 +2,12 @@
 // and opening the link trains a fresh model to it. Training is deterministic by seed (however the
 // steps are split), so the reader gets the teacher's model; 1500 steps take well under a second.
 //
-// The socket's own messages do it: {"type": "step", n} at most `STEP_CHUNK` at a time, the next
+// The socket's own messages do it: {"type": "step", n} at most `max_step_n` at a time (the
+// server states it in every "state" message: WebSettings.max_step_n), the next
 // one when the server reports the last done. The replay stops as soon as the server reports
 // anything else (the reader paused, pressed Train or Step, changed a setting): the reader's
 // action wins. While it runs, its records are not the reader's doing (try-its do not tick on
 // them) and the URL keeps the link's step; afterwards the URL follows the model's step.
-
-// The socket's largest {"type": "step", "n": n} (attnlab.web.config.WebSettings.max_step_n).
-const STEP_CHUNK = 500;
 
 /** The view-only setting (VIEW_PARAMS); its upper bound is the server's max_steps. */
 export const STEP_PARAM = Object.freeze({ name: "step", kind: "int", min: 0, default: 0 });
@@ -25,9 +23,11 @@ export function linkedSteps({ ctx, send }) {
   let awaiting = null; // the step our last request ends at
   let started = false; // the server has begun that request (a "running" state after it)
   let active = target > 0;
+  let chunk = 0; // the server's max_step_n, from its first "state" message
+  let waiting = false; // begin() came before the server stated it
 
   function next(from) {
-    awaiting = Math.min(target, from + STEP_CHUNK);
+    awaiting = Math.min(target, from + chunk);
     started = false;
     send({ type: "step", n: awaiting - from });
   }
@@ -44,11 +44,17 @@ export function linkedSteps({ ctx, send }) {
   return {
     get replaying() { return active; },
     begin() {
-      if (active) next(0);
+      if (!active) return;
+      if (chunk) next(0);
+      else waiting = true;
     },
     before(msg) {
       if (!active) return;
       if (msg.type === "state" && msg.max_steps !== undefined) clamp(msg.max_steps);
+      if (msg.type === "state" && msg.max_step_n > 0) {
+        chunk = msg.max_step_n;
+        if (waiting) { waiting = false; next(0); } // after the config already sent: in order
+      }
       if (msg.type === "done") active = false; // the step limit
       if (msg.type !== "state") return;
       if (msg.running) {
