@@ -37,7 +37,7 @@ def _messages(conn, sid: int, until) -> list[dict]:
 
 def test_a_run_of_n_steps_ends_with_its_records_and_a_paused_state(worker) -> None:
     conn, _ = worker
-    conn.send(("open", 1, TrainConfig(), 1000))
+    conn.send(("open", 1, TrainConfig(), 1000, 500))
     assert [m["type"] for m in _messages(conn, 1, lambda m: m["type"] == "progress")] == [
         "state",
         "progress",
@@ -51,7 +51,7 @@ def test_a_run_of_n_steps_ends_with_its_records_and_a_paused_state(worker) -> No
 
 def test_closing_a_session_frees_it_in_the_worker(worker) -> None:
     conn, loop = worker
-    conn.send(("open", 2, TrainConfig(), 20_000))
+    conn.send(("open", 2, TrainConfig(), 20_000, 500))
     conn.send(("run", 2, None, 0))
     _messages(conn, 2, lambda m: m["type"] == "progress" and m["step"] > 0)
     conn.send(("close", 2))
@@ -63,7 +63,7 @@ def test_closing_a_session_frees_it_in_the_worker(worker) -> None:
 
 def test_a_paced_run_trains_its_frame_quota(worker) -> None:
     conn, _ = worker
-    conn.send(("open", 3, TrainConfig(), 1000))
+    conn.send(("open", 3, TrainConfig(), 1000, 500))
     _messages(conn, 3, lambda m: m["type"] == "progress")
     conn.send(("run", 3, None, 200))  # 200 steps/s × 0.04 s = 8 steps a frame
     frames = _messages(conn, 3, lambda m: m["type"] == "progress" and m["step"] >= 40)
