@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import sys
 import time
 from dataclasses import dataclass, field
@@ -48,20 +49,57 @@ def server_pid() -> int:
     return children[0]
 
 
-def rss_mib(pid: int) -> float:
-    """Resident memory of `pid` and all its descendants (Linux /proc), MiB."""
-    total, todo = 0, [pid]
+def family(pid: int) -> list[int]:
+    """`pid` and all its descendants (Linux /proc), the server first."""
+    out, todo = [], [pid]
     while todo:
-        p = todo.pop()
+        p = todo.pop(0)
         try:
-            for line in Path(f"/proc/{p}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    total += int(line.split()[1])
             for task in Path(f"/proc/{p}/task").iterdir():
                 todo += [int(c) for c in (task / "children").read_text().split()]
         except (FileNotFoundError, ProcessLookupError):
             continue
+        out.append(p)
+    return out
+
+
+def rss_mib(pid: int) -> float:
+    """Resident memory of `pid` and all its descendants, MiB."""
+    total = 0
+    for p in family(pid):
+        try:
+            for line in Path(f"/proc/{p}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+        except (FileNotFoundError, ProcessLookupError):
+            continue
     return total / 1024
+
+
+def cpu_s(pid: int) -> float:
+    """CPU time (user + system) a process has used so far, seconds."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class CpuUse:
+    """CPU seconds used during the run: the server's HTTP process, its trainers, this script."""
+
+    server: float
+    workers: float
+    clients: float
+
+    @staticmethod
+    def now(pid: int) -> CpuUse:
+        procs = family(pid)
+        mine = os.times()
+        return CpuUse(cpu_s(procs[0]), sum(map(cpu_s, procs[1:])), mine.user + mine.system)
+
+    def __sub__(self, other: CpuUse) -> CpuUse:
+        return CpuUse(
+            self.server - other.server, self.workers - other.workers, self.clients - other.clients
+        )
 
 
 @dataclass
@@ -179,6 +217,30 @@ def report(n: int, seconds: float, tally: Tally, rss: float, stated: dict[str, A
         print(f"  error: {line}")
 
 
+def demand(n: int, seconds: float, tally: Tally, cpu: CpuUse) -> None:
+    """What the targets ask of the CPU, from the costs this run measured.
+
+    A figure request costs the server process `cpu.server / requests` (HTTP, validation, the
+    figure, JSON; it also relays the training messages, so this is an upper bound); a training
+    step costs the workers `cpu.workers / steps`. At the targets (n trainers at the median pace,
+    n readers every 100 ms) the machine must supply n·150 steps/s and n·10 requests/s, and the
+    simulated class itself (this script) takes its share of the same cores.
+    """
+    steps, requests = sum(tally.trainer_steps), len(tally.latencies_ms)
+    per_step = cpu.workers / max(steps, 1)
+    per_request = cpu.server / max(requests, 1)
+    train_cores = n * TARGETS["median_steps"] * per_step
+    figure_cores = n / REQUEST_EVERY_S * per_request
+    client_cores = cpu.clients / seconds
+    total = train_cores + figure_cores + client_cores
+    print(f"\n  CPU measured in this run ({os.cpu_count()} cores on this machine)")
+    print(f"    one training step, in a worker        {1e6 * per_step:8.0f} µs")
+    print(f"    one figure request, in the server     {1e3 * per_request:8.2f} ms")
+    print(f"    the simulated class (this script)     {client_cores:8.2f} cores")
+    print(f"  the targets ask for: {train_cores:.2f} cores training + {figure_cores:.2f} serving")
+    print(f"    figures + {client_cores:.2f} for the clients = {total:.2f} cores")
+
+
 async def soak(base: str, pid: int, minutes: float) -> None:
     """16 readers with fresh seeds + 4 trainings for `minutes`; RSS every 30 s."""
     seconds = 60 * minutes
@@ -215,14 +277,16 @@ def main() -> None:
             asyncio.run(soak(base, pid, args.soak))
             return
         n = args.learners
-        tally, rss = asyncio.run(measured(base, pid, n, args.seconds))
+        tally, rss, cpu = asyncio.run(measured(base, pid, n, args.seconds))
         report(n, args.seconds, tally, rss, stated)
+        demand(n, args.seconds, tally, cpu)
 
 
-async def measured(base: str, pid: int, n: int, seconds: float) -> tuple[Tally, float]:
+async def measured(base: str, pid: int, n: int, seconds: float) -> tuple[Tally, float, CpuUse]:
+    before = CpuUse.now(pid)
     job = asyncio.ensure_future(crowd(base, trainers=n, readers=n, seconds=seconds, fresh=0.2))
     rss = await peak_rss(pid, job)
-    return job.result(), rss
+    return job.result(), rss, CpuUse.now(pid) - before
 
 
 if __name__ == "__main__":

@@ -10,37 +10,52 @@ from attnlab.figures import compute_figure, scaling
 from attnlab.params import ParamError
 
 
-def _components(seed: int, d_k: int) -> np.ndarray:
-    """The first d_k components of a seed's draws, drawn in one go: (d_k, 200, 17), [..., 0] is q.
-
-    The figure's layout in plain NumPy: components 0–511 from the first generator spawned from
-    the seed, 512–1023 from the second.
-    """
-    rngs = [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(2)]
-    half = scaling.D_K_MAX // 2
-    shape = (scaling.N_DRAWS, 1 + scaling.N_KEYS)
-    first = rngs[0].standard_normal((min(d_k, half), *shape))
-    return np.concatenate([first, rngs[1].standard_normal((max(d_k - half, 0), *shape))])
+def _plain_draws(seed: int, d_k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The figure's draws in plain NumPy: queries (d_k, 200) component-major, z (200, 16)."""
+    rng_q, rng_z = (np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(2))
+    return rng_q.standard_normal((d_k, scaling.N_DRAWS)), rng_z.standard_normal((200, 16))
 
 
-@pytest.mark.parametrize("d_k", [1, 20, 512, 513, 1024])
-def test_scores_are_the_dot_products_of_the_drawn_vectors_exactly(d_k):
-    x = _components(3, d_k)
-    want = np.einsum("jd,jdi->di", x[:, :, 0], x[:, :, 1:])  # Σ_j q_j k_ij, (200, 16)
+@pytest.mark.parametrize("d_k", [1, 20, 513, 1024])
+def test_scores_are_the_query_length_times_each_keys_coordinate_along_it(d_k):
+    q, z = _plain_draws(3, d_k)
     s = scaling.raw_scores(3, d_k)
-    np.testing.assert_array_equal(s, want)  # block-wise drawing and summing change no bit
     assert s.shape == (scaling.N_DRAWS, scaling.N_KEYS)
-    q, k = x[:, 5, 0], x[:, 5, 1:]  # draw 5: q (d_k,), keys (d_k, 16)
-    np.testing.assert_allclose(s[5], q @ k, atol=1e-12)
+    np.testing.assert_allclose(s, np.linalg.norm(q, axis=0)[:, None] * z, rtol=1e-12)
 
 
-def test_the_draws_are_fixed_by_their_seed_and_standard_normal():
-    x = _components(7, scaling.D_K_MAX)
-    half = scaling.D_K_MAX // 2  # each half of the components has its own generator
-    for block in (x[:half], x[half:]):
-        assert abs(block.mean()) < 0.01 and abs(block.std() - 1) < 0.01
+def test_a_dot_product_is_the_query_length_times_the_keys_first_coordinate(rng):
+    """The identity behind the figure: rotate the basis so that its first axis is q/‖q‖."""
+    q, k = rng.standard_normal(64), rng.standard_normal((64, 16))
+    u = q / np.linalg.norm(q) - np.eye(64)[0]
+    rotation = np.eye(64) - 2 * np.outer(u, u) / (u @ u)  # Householder: sends q/‖q‖ to e_0
+    k_rotated = rotation @ k  # still iid N(0, 1): the distribution does not see the basis
+    np.testing.assert_allclose(q @ k, np.linalg.norm(q) * k_rotated[0], rtol=1e-10)
+
+
+@pytest.mark.parametrize("d_k", [1, 64])
+def test_scores_have_the_distribution_of_drawn_dot_products(d_k):
+    """Against q·k with every component drawn: spread and saturation within sampling error."""
+    rng = np.random.default_rng(11)
+    q, k = rng.standard_normal((2000, d_k)), rng.standard_normal((2000, d_k, 16))
+    drawn = np.einsum("nj,nji->ni", q, k)  # 2000 draws of 16 scores
+    ours = np.concatenate([scaling.raw_scores(seed, d_k) for seed in range(10)])  # 2000 draws
+    assert ours.std() == pytest.approx(drawn.std(), rel=0.05)
+    # the 16 scores of a draw share one query: their correlation structure must match too
+    for x in (ours, drawn):
+        x /= math.sqrt(d_k)
+    assert scaling.saturation(ours)[0] == pytest.approx(scaling.saturation(drawn)[0], abs=0.02)
+    spread = [np.median(x.max(axis=1) - x.min(axis=1)) for x in (ours, drawn)]
+    assert spread[0] == pytest.approx(spread[1], rel=0.05)
+
+
+def test_the_draws_are_fixed_by_their_seed_and_a_smaller_d_k_reads_a_prefix():
     np.testing.assert_array_equal(scaling.raw_scores(7, 64), scaling.raw_scores(7, 64))
     assert not np.array_equal(scaling.raw_scores(7, 64), scaling.raw_scores(8, 64))
+    q, z = _plain_draws(7, scaling.D_K_MAX)
+    np.testing.assert_allclose(
+        scaling.raw_scores(7, 64), np.linalg.norm(q[:64], axis=0)[:, None] * z, rtol=1e-12
+    )
 
 
 def test_stops_are_visited_in_order_and_each_matches_a_lone_request():

@@ -15,6 +15,7 @@ from attnlab.nn import (
     softmax,
     softmax_backward,
     softmax_jacobian,
+    softmax_jacobian_norm,
 )
 
 
@@ -57,6 +58,12 @@ def test_softmax_jacobian_matches_backward(rng):
     g = rng.normal(size=(2, 4))
     via_jacobian = np.einsum("bij,bi->bj", softmax_jacobian(alpha), g)
     np.testing.assert_allclose(via_jacobian, softmax_backward(g, alpha), atol=1e-14)
+
+
+def test_softmax_jacobian_norm_is_the_frobenius_norm_of_the_matrix(rng):
+    alpha = softmax(rng.normal(size=(50, 16)) * np.geomspace(0.1, 30, 50)[:, None])  # flat→peaked
+    want = np.linalg.norm(softmax_jacobian(alpha), axis=(-2, -1))
+    np.testing.assert_allclose(softmax_jacobian_norm(alpha), want, rtol=1e-9, atol=1e-11)
 
 
 def test_linear_backward(rng):

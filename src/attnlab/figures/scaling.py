@@ -6,11 +6,17 @@ scaling, large d_k spreads the scores so far apart that the softmax puts almost 
 key, and its Jacobian diag(α) − ααᵀ (what the gradient flows through) shrinks towards zero.
 Dividing by √d_k brings the spread back to 1 for every d_k.
 
-Draws are component-major: component j of every draw (200 draws of 1 + 16 vectors) comes before
-component j + 1, and the figure at d_k uses the first d_k components. Every d_k still sees iid
-standard-normal q and k, the curves change smoothly with d_k, and one seed fixes the whole figure.
-The scores are accumulated one component at a time while the components are drawn in small
-blocks, so a request holds ~1 MB whatever its d_k, not the 26 MB of all 1024 components.
+A draw needs only the query's components and one number per key. The keys are iid standard
+normal, and that distribution looks the same in every orthonormal basis; in one whose first axis
+is q/‖q‖, key i's first coordinate z_i is standard normal and independent of q, and
+q·k_i = ‖q‖ z_i. So the 16 scores of a draw are ‖q‖ times 16 independent standard normals: the
+same joint distribution as the d_k · 16 key components drawn one by one, for 16 numbers instead of
+16 · d_k. A request holds ~1.6 MB at d_k = 1024 and costs a millisecond, where drawing every key
+component costs 3.5 million draws (26 MB at once, or tens of ms in blocks).
+
+The query's components are drawn component-major (component j of all 200 draws before component
+j + 1) and the figure at d_k uses the first d_k: ‖q‖ grows with d_k along one path, the z_i stay,
+so the histogram changes smoothly as the slider moves, and one seed fixes the whole figure.
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from attnlab.nn.ops import softmax, softmax_jacobian
+from attnlab.nn.ops import softmax, softmax_jacobian_norm
 from attnlab.params import Param
 
 NAME = "scaling"
@@ -42,45 +48,30 @@ PARAMS: tuple[Param, ...] = (
 )
 
 
-# Components 0–511 come from one generator, 512–1023 from another (both spawned from the seed):
-# the layout of the figure's draws since it first shipped, so a seed's numbers stay the same.
-N_STREAMS = 2
-CHUNK = 32  # components drawn at once: (32, 200, 17) floats, 870 kB
 CACHED_SEEDS = 64  # seeds whose curves are kept (88 floats each): the LRU bound of `curves`
 
 
-def _streams(seed: int) -> list[tuple[np.random.Generator, int]]:
-    """(generator, number of components it draws) for the seed, in component order."""
-    sizes = [len(b) for b in np.array_split(np.arange(D_K_MAX), N_STREAMS)]
-    rngs = [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(N_STREAMS)]
-    return list(zip(rngs, sizes, strict=True))
+def _generators(seed: int) -> tuple[np.random.Generator, np.random.Generator]:
+    """Two independent generators from one seed: the queries' components, the keys' z_i."""
+    rng_q, rng_z = (np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(2))
+    return rng_q, rng_z
 
 
 def scores_along(seed: int, stops: Iterable[int]) -> Iterator[tuple[int, np.ndarray]]:
-    """(d_k, unscaled scores q·k_i = Σ_{j<d_k} q_j k_ij of the 200 draws, (200, 16)) per stop.
+    """(d_k, unscaled scores q·k_i = ‖q_{:d_k}‖ z_i of the 200 draws, (200, 16)) per stop.
 
-    Stops are visited in increasing order; only the components up to the largest are drawn.
-    The sum runs over j in order, one component at a time, so a score at d_k does not depend on
-    the other stops (the same numbers as one einsum over the first d_k components).
+    Stops come in increasing order; only the query components up to the largest are drawn, and a
+    stop's scores do not depend on the others (the draw is sequential, the sum a running one).
     """
     todo = sorted(set(stops))
     if not todo or todo[0] < 1 or todo[-1] > D_K_MAX:
         raise ValueError(f"stops must lie in [1, {D_K_MAX}], got {todo}")
-    s = np.zeros((N_DRAWS, N_KEYS))
-    buf = np.empty((CHUNK, N_DRAWS, 1 + N_KEYS))  # one block of components; [..., 0] is q
-    j = 0  # components summed so far
-    for rng, size in _streams(seed):
-        for start in range(0, size, CHUNK):
-            block = buf[: min(CHUNK, size - start)]
-            rng.standard_normal(out=block)  # the same numbers as one draw of `size` components
-            for comp in block:
-                s += comp[:, :1] * comp[:, 1:]  # q_j k_ij, (200, 16)
-                j += 1
-                if j == todo[0]:
-                    yield j, s.copy()
-                    todo.pop(0)
-                    if not todo:
-                        return
+    rng_q, rng_z = _generators(seed)
+    q = rng_q.standard_normal((todo[-1], N_DRAWS))  # (d_k, 200): component-major
+    z = rng_z.standard_normal((N_DRAWS, N_KEYS))  # each key's coordinate along its query
+    norm2 = np.cumsum(np.square(q, out=q), axis=0, out=q)  # row j: ‖q_{:j+1}‖², in place
+    for d_k in todo:
+        yield d_k, np.sqrt(norm2[d_k - 1])[:, None] * z
 
 
 def raw_scores(seed: int, d_k: int) -> np.ndarray:
@@ -91,8 +82,8 @@ def raw_scores(seed: int, d_k: int) -> np.ndarray:
 def saturation(scores: np.ndarray) -> tuple[float, float]:
     """Mean over draws of the largest weight and of ‖diag(α) − ααᵀ‖_F; scores (draws, n)."""
     alpha = softmax(scores, axis=-1)
-    with np.errstate(under="ignore"):  # products of two tiny weights of a saturated row are 0
-        jac_norm = np.linalg.norm(softmax_jacobian(alpha), axis=(-2, -1))  # Frobenius, (draws,)
+    with np.errstate(under="ignore"):  # powers of a tiny weight of a saturated row are 0
+        jac_norm = softmax_jacobian_norm(alpha)  # Frobenius, (draws,)
     return float(alpha.max(axis=-1).mean()), float(jac_norm.mean())
 
 

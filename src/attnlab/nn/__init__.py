@@ -24,6 +24,7 @@ from attnlab.nn.ops import (
     softmax,
     softmax_backward,
     softmax_jacobian,
+    softmax_jacobian_norm,
 )
 from attnlab.nn.optim import Adam
 
@@ -47,4 +48,5 @@ __all__ = [
     "softmax",
     "softmax_backward",
     "softmax_jacobian",
+    "softmax_jacobian_norm",
 ]
