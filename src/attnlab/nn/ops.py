@@ -54,7 +54,7 @@ def softmax_jacobian_norm(alpha: Array) -> Array:
 
     Squaring the entries and summing: the diagonal gives Σ α_i²(1 − α_i)², the off-diagonal
     Σ_{i≠j} α_i² α_j²; together Σα² − 2Σα³ + (Σα²)². O(n) per row instead of O(n²); as a row
-    saturates (one α near 1) the terms cancel and the norm is exact to ~1e-12 absolute, not relative.
+    saturates (one α near 1) the terms cancel: exact to ~1e-12 absolute, not relative.
     """
     s2 = np.sum(alpha * alpha, axis=-1)
     s3 = np.sum(alpha * alpha * alpha, axis=-1)
