@@ -197,7 +197,8 @@ def report(n: int, seconds: float, tally: Tally, rss: float, stated: dict[str, A
     )
     print(
         f"  server states: {stated['worker_processes']} worker processes on {stated['cpus']} "
-        f"cores, one trainer {stated['steps_per_s']:.0f} steps/s → capacity {stated['capacity']}"
+        f"cores, one trainer {stated['steps_per_s']:.0f} steps/s alone, "
+        f"{stated['stacked_steps_per_s']:.0f} stacked → capacity {stated['capacity']}"
     )
     rows = [
         ("trainers training", f"{tally.trained}/{n}", f"{n}/{n}"),

@@ -35,6 +35,17 @@ def _messages(conn, sid: int, until) -> list[dict]:
                 return out
 
 
+def _messages_of(conn, sids, until) -> dict[int, list[dict]]:
+    """Every session's messages, read from the one pipe, until `until` holds for each."""
+    out: dict[int, list[dict]] = {sid: [] for sid in sids}
+    while not all(out[sid] and until(out[sid][-1]) for sid in sids):
+        assert conn.poll(10), f"no message; so far {out}"
+        event = conn.recv()
+        if event[0] == "send" and event[1] in out:
+            out[event[1]].append({**json.loads(event[2]), "_ended": event[3]})
+    return out
+
+
 def test_a_run_of_n_steps_ends_with_its_records_and_a_paused_state(worker) -> None:
     conn, _ = worker
     conn.send(("open", 1, TrainConfig(), 1000, 500))
@@ -71,3 +82,42 @@ def test_a_paced_run_trains_its_frame_quota(worker) -> None:
     assert steps == [8, 16, 24, 32, 40]
     conn.send(("pause", 3))
     assert _messages(conn, 3, lambda m: m["_ended"])[-1]["running"] is False
+
+
+def test_sessions_of_one_kind_train_stacked_and_each_gets_its_own_numbers(worker, monkeypatch):
+    import attnlab.trainpool.session as session_module
+
+    sizes: list[int] = []
+    real = session_module.advance_together
+
+    def spy(trainers, n):
+        sizes.append(len(trainers))
+        return real(trainers, n)
+
+    monkeypatch.setattr(session_module, "advance_together", spy)
+    conn, _ = worker
+    seeds = {11: 3, 12: 4, 13: 5}
+    for sid, seed in seeds.items():
+        conn.send(("open", sid, TrainConfig(seed=seed), 1000, 500))
+    _messages_of(conn, seeds, lambda m: m["type"] == "progress")
+    for sid in seeds:
+        conn.send(("run", sid, 75, 0))
+    runs = _messages_of(conn, seeds, lambda m: m["_ended"])
+    for sid, seed in seeds.items():
+        run = runs[sid]
+        got = [r for m in run if m["type"] == "progress" for r in m["records"]]
+        alone = Trainer(TrainConfig(seed=seed))
+        assert got == json.loads(json.dumps(alone.advance(75)))  # the same numbers, to the bit
+    assert max(sizes) > 1  # they did train stacked
+
+
+def test_paced_sessions_keep_their_quota_when_stacked(worker) -> None:
+    conn, _ = worker
+    for sid in (21, 22):
+        conn.send(("open", sid, TrainConfig(seed=sid), 1000, 500))
+    _messages_of(conn, (21, 22), lambda m: m["type"] == "progress")
+    for sid in (21, 22):
+        conn.send(("run", sid, None, 200))
+    done = _messages_of(conn, (21, 22), lambda m: m["type"] == "progress" and m["step"] >= 40)
+    for frames in done.values():
+        assert [m["step"] for m in frames if m["type"] == "progress"] == [8, 16, 24, 32, 40]

@@ -17,6 +17,7 @@ def test_the_server_states_its_capacity(make_client) -> None:
     stated = _capacity(make_client())
     assert stated["worker_processes"] >= 1 and stated["capacity"] >= 1
     assert stated["steps_per_s"] > 0 and stated["derived"] is True
+    assert stated["stacked_steps_per_s"] > 0
     assert (stated["active"], stated["queued"], stated["watch_pace"]) == (0, 0, 200)
     assert _capacity(make_client(train_capacity=3))["capacity"] == 3
 

@@ -21,7 +21,7 @@ import numpy as np
 from attnlab.nn.optim import Adam
 from attnlab.tabletop.mlp import SlotMLP
 from attnlab.tabletop.model import CrossAttention
-from attnlab.tabletop.scenes import HALF_CM, Scenes, SceneStream, fixed_test_sets
+from attnlab.tabletop.scenes import HALF_CM, Scenes, SceneStream, StackedStream, fixed_test_sets
 
 BATCH = 32
 LR = 0.01
@@ -57,14 +57,25 @@ class SeedBatch:
         self.attn, self.mlp = CrossAttention(heads), SlotMLP()
         n_a, n_s = self.attn.n_params, len(self.seeds)
         self.theta = np.zeros((n_s, n_a + self.mlp.n_params))
-        self.grad = np.zeros_like(self.theta)
         rngs = []
         for i, seed in enumerate(self.seeds):
             rng_attn, rng_mlp, rng_data = seed_streams(seed)
             self.theta[i, :n_a] = self.attn.init(rng_attn, scheme=init)
             self.theta[i, n_a:] = self.mlp.init(rng_mlp)
             rngs.append(rng_data)
-        self._scenes = SceneStream(rngs, BATCH, task=task)
+        self._build(SceneStream(rngs, BATCH, task=task))
+        self.step = 0
+        self.eval_steps: list[int] = []
+        self.errors: list[np.ndarray] = []
+        self.head_weight: list[np.ndarray] = []
+        self.losses: list[np.ndarray] = []
+        self._evaluate()
+
+    def _build(self, scenes: SceneStream | StackedStream) -> None:
+        """The working parts around `self.theta`: gradient buffer, named views, Adam, losses."""
+        n_a = self.attn.n_params
+        self.grad = np.zeros_like(self.theta)
+        self._scenes = scenes
         # named views, made once: each model reads its part of theta and writes its gradient
         # into its part of one flat buffer, which one Adam update then consumes
         self.params_a = self.attn.views(self.theta[:, :n_a])
@@ -72,13 +83,41 @@ class SeedBatch:
         self._grads_a = self.attn.views(self.grad[:, :n_a])
         self._grads_m = self.mlp.views(self.grad[:, n_a:])
         self._adam = Adam({"theta": self.theta}, lr=LR)  # one update for every seed
-        self._loss_sum = np.zeros((n_s, 2))
-        self.step = 0
-        self.eval_steps: list[int] = []
-        self.errors: list[np.ndarray] = []
-        self.head_weight: list[np.ndarray] = []
-        self.losses: list[np.ndarray] = []
-        self._evaluate()
+        self._loss_sum = np.zeros((len(self.seeds), 2))
+
+    @classmethod
+    def stacked(cls, members: Sequence[SeedBatch]) -> SeedBatch:
+        """One batch holding the rows of one-seed batches of one task and head count.
+
+        Each row keeps its own scene stream and Adam count, so a member trained in the stack
+        takes the path it would take alone (see the seed axis above); `unstack` writes the rows
+        back. The stack only trains: evaluation and history stay with the members.
+        """
+        first = members[0]
+        if any(
+            m.theta.shape[0] != 1 or (m.task, m.heads) != (first.task, first.heads) for m in members
+        ):
+            raise ValueError("a stack is made of one-seed batches of one task and head count")
+        out = cls.__new__(cls)
+        out.task, out.heads, out.seeds = first.task, first.heads, [m.seeds[0] for m in members]
+        out.attn, out.mlp, out.step = first.attn, first.mlp, 0
+        out.theta = np.concatenate([m.theta for m in members])
+        out._build(StackedStream([m._scenes for m in members]))
+        out._adam.m["theta"][:] = np.concatenate([m._adam.m["theta"] for m in members])
+        out._adam.v["theta"][:] = np.concatenate([m._adam.v["theta"] for m in members])
+        out._adam.t = np.array([m._adam.t for m in members])
+        out._loss_sum[:] = np.concatenate([m._loss_sum for m in members])
+        return out
+
+    def unstack(self, members: Sequence[SeedBatch], rows: Sequence[int] | None = None) -> None:
+        """Write the stack's rows (all, or those listed) back into its members."""
+        for i in range(len(members)) if rows is None else rows:
+            m = members[i]
+            m.theta[:] = self.theta[i]  # in place: the member's views stay valid
+            m._adam.m["theta"][:] = self._adam.m["theta"][i]
+            m._adam.v["theta"][:] = self._adam.v["theta"][i]
+            m._adam.t = int(self._adam.t[i])
+            m._loss_sum[:] = self._loss_sum[i]
 
     def train_step(self) -> None:
         """One step of both models on the same fresh scenes."""
@@ -141,6 +180,14 @@ class SeedBatch:
         on_s = np.ascontiguousarray(per_head[:, :, scene, sc.second]).mean(axis=-1)
         return np.stack([on_t, on_s], axis=-1)
 
+    def _after_stacked_steps(self, k: int) -> bool:
+        """k steps were taken in a stack; evaluate if they reached a multiple of 25."""
+        self.step += k
+        if self.step % EVAL_EVERY:
+            return False
+        self._evaluate()
+        return True
+
     def error_curves(self) -> np.ndarray:
         """(S, n_rows, 4) test errors in cm, ERROR_KEYS order."""
         return np.stack(self.errors, axis=1)
@@ -153,3 +200,31 @@ class SeedBatch:
             hit = np.flatnonzero(row < cm)
             out.append(int(self.eval_steps[hit[0]]) if hit.size else None)
         return out
+
+
+def train_together(members: Sequence[SeedBatch], n: int) -> list[int]:
+    """n steps for each one-seed batch, stacked into one batch; history rows added per member.
+
+    Readers training the same task and head count at once share the stacked NumPy calls: on
+    FIG 2's small models a step costs its calls more than its arithmetic. Members may stand at
+    different steps: the stack stops wherever a member reaches a multiple of 25, writes that
+    member back and evaluates it, so every member records at its own steps as it would alone.
+    """
+    if len(members) == 1:
+        return [members[0].advance(n)]
+    before = [len(m.eval_steps) for m in members]
+    stack = SeedBatch.stacked(members)
+    left = n
+    with np.errstate(under="ignore"):  # as in `advance`
+        while left:
+            k = min(left, *(EVAL_EVERY - m.step % EVAL_EVERY for m in members))
+            for _ in range(k):
+                stack.train_step()
+            left -= k
+            for i, m in enumerate(members):
+                if (m.step + k) % EVAL_EVERY == 0:
+                    stack.unstack(members, [i])  # its weights and losses, to evaluate
+                    stack._loss_sum[i] = 0.0  # the member's evaluation reset its own
+                m._after_stacked_steps(k)
+    stack.unstack(members)
+    return [len(m.eval_steps) - b for m, b in zip(members, before, strict=True)]

@@ -196,6 +196,22 @@ class SceneStream:
         )
 
 
+class StackedStream:
+    """Several seeds' own streams read as one: `next()` stacks their next scenes on the seed axis.
+
+    Each stream draws what it would draw alone, whatever it is stacked with, and stays usable
+    alone afterwards (a reader who leaves a stack continues its own stream).
+    """
+
+    def __init__(self, streams: list[SceneStream]) -> None:
+        self.streams = streams
+
+    def next(self) -> Scenes:
+        parts = [s.next() for s in self.streams]
+        fields = zip(*(p[:5] for p in parts), strict=True)  # rows, mask, y, target, second
+        return Scenes(*(np.concatenate(f) for f in fields), parts[0].n_slots)
+
+
 @lru_cache(maxsize=4)
 def fixed_test_sets(task: str) -> tuple[Scenes, Scenes]:
     """The two fixed test sets: 200 scenes with 2–5 objects, 200 with 6 (never seen in training).

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from attnlab.params import Param, ParamError, validate
-from attnlab.tabletop.engine import ERROR_KEYS, EVAL_EVERY, SeedBatch
+from attnlab.tabletop.engine import ERROR_KEYS, EVAL_EVERY, SeedBatch, train_together
 from attnlab.tabletop.model import attend
 from attnlab.tabletop.scenes import HALF_CM, MAX_SLOTS, N_COLOURS, TABLE_CM, TASKS
 from attnlab.tabletop.scenes import scene_from_objects as _scene
@@ -110,7 +110,10 @@ class Trainer:
         """Train n more steps; the records produced at the multiples of 25 crossed."""
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 0 <= n <= MAX_STEPS:
             raise ParamError("steps", f"expected an integer in [0, {MAX_STEPS}], got {n!r}")
-        added = self._batch.advance(int(n))
+        return self._recorded(self._batch.advance(int(n)))
+
+    def _recorded(self, added: int) -> list[dict[str, Any]]:
+        """The last `added` rows of the engine's history as records, appended to `history`."""
         start = len(self._batch.eval_steps) - added
         new = [record_of(self._batch, k) for k in range(start, start + added)]
         self.history.extend(new)
@@ -147,6 +150,18 @@ class Trainer:
             "truth": (sc.y[0] * HALF_CM + offset).tolist(),
             "weights": alpha.tolist(),
         }
+
+
+def advance_together(trainers: Sequence[Trainer], n: int) -> list[list[dict[str, Any]]]:
+    """n more steps for each trainer (one task and head count), stacked into one batch.
+
+    Each trainer's records are exactly those `advance(n)` would give it alone
+    (`engine.train_together`); only the NumPy calls are shared.
+    """
+    if not 0 <= n <= MAX_STEPS:
+        raise ParamError("steps", f"expected an integer in [0, {MAX_STEPS}], got {n!r}")
+    added = train_together([t.engine for t in trainers], n)
+    return [t._recorded(k) for t, k in zip(trainers, added, strict=True)]
 
 
 def _check_scene(

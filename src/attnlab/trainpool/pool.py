@@ -40,7 +40,7 @@ class _Worker:
         child.close()
         self.lock = threading.Lock()
         self.sessions: set[int] = set()
-        self.steps_per_s = 0.0
+        self.steps_per_s = (0.0, 0.0)  # one session alone, and each of a stack (worker.py)
 
     def send(self, command: tuple[Any, ...]) -> None:
         with self.lock:
@@ -72,15 +72,17 @@ class TrainPool:
             ctx = multiprocessing.get_context("spawn")  # never fork a threaded server
             workers = [_Worker(ctx, self.frame_s, self.factory) for _ in range(self.size)]
             for w in workers:
-                kind, w.steps_per_s = w.conn.recv()
+                kind, *rates = w.conn.recv()
                 assert kind == "ready"
+                w.steps_per_s = tuple(rates)
                 threading.Thread(target=self._read, args=(w,), daemon=True).start()
             self._workers = workers
 
-    def steps_per_s(self) -> float:
-        """One trainer's speed: the median over the workers' start-up measurements."""
-        rates = sorted(w.steps_per_s for w in self._workers)
-        return rates[len(rates) // 2]
+    def steps_per_s(self) -> tuple[float, float]:
+        """A session's speed alone and stacked: medians over the workers' start-up measurements."""
+        alone = sorted(w.steps_per_s[0] for w in self._workers)
+        stacked = sorted(w.steps_per_s[1] for w in self._workers)
+        return alone[len(alone) // 2], stacked[len(stacked) // 2]
 
     def open(
         self,

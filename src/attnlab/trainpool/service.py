@@ -48,7 +48,8 @@ class TrainingService:
             cpus=self.cpus,
             server_processes=self.server_processes,
             workers=self.pool.size,
-            steps_per_s=self.pool.steps_per_s(),
+            steps_per_s=self.pool.steps_per_s()[0],
+            stacked_steps_per_s=self.pool.steps_per_s()[1],
             chosen=self._chosen_capacity,
         )
         self.admission.capacity = self.capacity.capacity

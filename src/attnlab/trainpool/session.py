@@ -12,6 +12,7 @@ from typing import Any
 
 from attnlab.plain import plain
 from attnlab.tabletop import TrainConfig, Trainer
+from attnlab.tabletop.trainer import advance_together
 from attnlab.trainpool.scene import DEFAULT_SCENE, Scene
 
 TrainerFactory = Callable[[TrainConfig], Any]
@@ -60,9 +61,16 @@ class TrainingSession:
             return []
         t0 = time.perf_counter()
         records = self.trainer.advance(n)
-        per_step = (time.perf_counter() - t0) / n
-        self.seconds_per_step = 0.5 * self.seconds_per_step + 0.5 * per_step
+        self._timed(time.perf_counter() - t0, n)
         return records
+
+    def _timed(self, seconds: float, n: int) -> None:
+        self.seconds_per_step = 0.5 * self.seconds_per_step + 0.5 * seconds / n
+
+    @property
+    def stack_key(self) -> tuple[str, int] | None:
+        """Sessions with one key can train stacked: real trainers of one task and head count."""
+        return (self.config.task, self.config.heads) if isinstance(self.trainer, Trainer) else None
 
     def progress(self, records: list[dict[str, Any]]) -> dict[str, Any]:
         """A progress message: these records and the model's answer on the display scene."""
@@ -91,3 +99,19 @@ class TrainingSession:
             "max_steps": self.max_steps,
             "max_step_n": self.max_step_n,
         }
+
+
+def train_stacked(sessions: list[TrainingSession], n: int) -> list[list[dict[str, Any]]]:
+    """n steps for each session (same `stack_key`, each at least n from its limit), stacked.
+
+    Each session's `seconds_per_step` learns its share of the stacked chunk's time.
+    """
+    if len(sessions) == 1:
+        return [sessions[0].train(n)]
+    if n <= 0:
+        return [[] for _ in sessions]
+    t0 = time.perf_counter()
+    records = advance_together([s.trainer for s in sessions], n)
+    for s in sessions:
+        s._timed((time.perf_counter() - t0) / len(sessions), n)
+    return records

@@ -11,8 +11,9 @@ Which due session trains next is `FairShare`'s choice.
 Commands: ("open", sid, TrainConfig, max_steps, max_step_n), ("config", sid, TrainConfig),
 ("reset", sid), ("scene", sid, Scene), ("run", sid, steps, pace) (steps None: to the limit),
 ("pause", sid), ("close", sid),
-("stats", token), ("stop",).  Events: ("ready", steps_per_s), ("send", sid, text, ended),
-where `ended` is True on the message that ends a run, and ("stats", token, counts).
+("stats", token), ("stop",).  Events: ("ready", steps_per_s alone, stacked),
+("send", sid, text, ended), where `ended` is True on the message that ends a run, and
+("stats", token, counts).
 """
 
 from __future__ import annotations
@@ -28,10 +29,18 @@ import numpy as np
 
 from attnlab.tabletop import TrainConfig
 from attnlab.trainpool.scheduler import FairShare
-from attnlab.trainpool.session import TrainerFactory, TrainingSession, real_trainer
+from attnlab.trainpool.session import (
+    TrainerFactory,
+    TrainingSession,
+    real_trainer,
+    train_stacked,
+)
 
 CHUNK_S = 0.005  # one chunk of steps lasts about this long: the latency of a pause or a close
-MEASURE_S = 0.2  # how long the worker trains, at start, to measure one trainer's steps/s
+STACK_MAX = 8  # due sessions of one task and head count trained stacked, at most
+STACK_CHUNK = 2  # a stack's chunk may last twice a session's: stacking and unstacking cost
+MEASURE_S = 0.2  # how long the worker trains, at start, to measure a rate (alone, stacked)
+STACK_MEASURED = 4  # the stack measured at start: the capacity counts on stacks this big
 MEASURE_BURSTS = 5
 
 log = logging.getLogger("attnlab.trainpool")
@@ -50,20 +59,33 @@ class Run:
     sent_at: float = 0.0
 
 
-def measure_steps_per_s(factory: TrainerFactory = real_trainer) -> float:
-    """One fresh trainer's steps per second on this machine: the best of a few short bursts.
+def measure_steps_per_s(factory: TrainerFactory = real_trainer) -> tuple[float, float]:
+    """Steps per second per session on this machine: one trainer alone, and each of
+    STACK_MEASURED trainers of one setting stacked (as a class that follows the lesson trains).
 
-    The best, not the mean: what the machine can do, not how busy it happened to be while the
-    server started (a busy spell would state a capacity far below what it gets later).
+    The best of a few short bursts, not the mean: what the machine can do, not how busy it
+    happened to be while the server started (a busy spell would state a capacity far below what
+    it gets later).
     """
-    session = TrainingSession(TrainConfig(), max_steps=10**6, max_step_n=1, factory=factory)
-    session.train(5)  # warm the caches
+
+    def sessions(k: int) -> list[TrainingSession]:
+        configs = [TrainConfig(seed=seed) for seed in range(k)]
+        return [TrainingSession(c, max_steps=10**6, max_step_n=1, factory=factory) for c in configs]
+
+    alone = _best_rate(sessions(1))
+    group = sessions(STACK_MEASURED)
+    stacked = _best_rate(group) if group[0].stack_key is not None else alone
+    return alone, stacked
+
+
+def _best_rate(group: list[TrainingSession]) -> float:
+    train_stacked(group, 5)  # warm the caches
     best = 0.0
     for _ in range(MEASURE_BURSTS):
         n, t0 = 0, time.perf_counter()
         while time.perf_counter() - t0 < MEASURE_S / MEASURE_BURSTS:
-            session.train(10)
-            n += 10
+            train_stacked(group, 10)
+            n += 10 * len(group)
         best = max(best, n / (time.perf_counter() - t0))
     return best
 
@@ -88,12 +110,24 @@ class Worker:
                 continue
             sid = self.share.pick(due)
             if sid is not None:
+                group = self._stack_with(sid, due)
                 t0 = time.perf_counter()
                 try:
-                    self._chunk(sid, self.runs[sid])
+                    self._chunk(group)
                 except Exception:
-                    self._failed(sid)
-                self.share.charge(sid, time.perf_counter() - t0)
+                    for member in group:
+                        self._failed(member)
+                for member in group:  # a stacked chunk's time is shared out evenly
+                    self.share.charge(member, (time.perf_counter() - t0) / len(group))
+
+    def _stack_with(self, sid: int, due: list[int]) -> list[int]:
+        """`sid` and up to STACK_MAX − 1 other due sessions it can train stacked with."""
+        key = self.runs[sid].session.stack_key
+        if key is None:
+            return [sid]
+        mates = [s for s in due if s != sid and self.runs[s].session.stack_key == key]
+        mates.sort(key=lambda s: (self.share.charged(s), s))  # the least charged first
+        return [sid, *mates[: STACK_MAX - 1]]
 
     def _read_commands(self) -> bool:
         while self.conn.poll(0):
@@ -178,15 +212,33 @@ class Worker:
     def _per_frame(self, pace: int) -> int:
         return max(1, round(pace * self.frame_s)) if pace else 0
 
-    def _chunk(self, sid: int, run: Run) -> None:
-        """One chunk of steps for `run`; a progress message when its frame is complete."""
-        session, now = run.session, time.monotonic()
+    def _steps_left(self, run: Run) -> int:
+        """Steps `run` may still take now: to its goal, and within its frame's quota if paced."""
         assert run.goal is not None
-        n = min(run.goal - session.step, max(1, int(CHUNK_S / session.seconds_per_step)))
-        if run.pace:
-            n = min(n, run.quota)
+        n = run.goal - run.session.step
+        return min(n, run.quota) if run.pace else n
+
+    def _chunk(self, group: list[int]) -> None:
+        """One chunk of steps for each session of `group`, stacked when there are several.
+
+        Every member takes the same number of steps: the fewest any member may take (to its
+        goal, or its frame's quota when paced), and at most what fills about CHUNK_S (a stack:
+        STACK_CHUNK × CHUNK_S), so a pause or a close takes effect within a few milliseconds.
+        """
+        runs, now = [self.runs[sid] for sid in group], time.monotonic()
+        n = min(self._steps_left(r) for r in runs)
+        budget = CHUNK_S * (STACK_CHUNK if len(runs) > 1 else 1)
+        n = min(n, max(1, int(budget / sum(r.session.seconds_per_step for r in runs))))
         with np.errstate(all="ignore"):
-            run.records.extend(session.train(n))
+            trained = train_stacked([r.session for r in runs], n)
+        for sid, run, records in zip(group, runs, trained, strict=True):
+            run.records.extend(records)
+            self._after_chunk(sid, run, n, now)
+
+    def _after_chunk(self, sid: int, run: Run, n: int, now: float) -> None:
+        """Frame and goal bookkeeping after `run` trained n steps; progress when a frame is done."""
+        session = run.session
+        assert run.goal is not None
         finished = session.step >= run.goal
         if run.pace:
             run.quota -= n
@@ -212,7 +264,7 @@ def worker_main(conn: Connection, frame_s: float, factory: Any) -> None:
     """The worker process's entry point (spawned by `TrainPool`)."""
     factory = factory or real_trainer
     try:
-        conn.send(("ready", measure_steps_per_s(factory)))
+        conn.send(("ready", *measure_steps_per_s(factory)))
         Worker(conn, frame_s=frame_s, factory=factory).serve()
     except (EOFError, BrokenPipeError, KeyboardInterrupt):
         pass  # the server has gone: so does the worker
