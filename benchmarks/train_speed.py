@@ -26,7 +26,7 @@ import numpy as np
 
 from attnlab.nn import Adam
 from attnlab.tabletop import TrainConfig, Trainer, sweep
-from attnlab.tabletop.engine import BATCH, LR
+from attnlab.tabletop.seed_batch import BATCH, LR
 from attnlab.tabletop.model import CrossAttention
 from attnlab.tabletop.scenes import SceneStream
 
@@ -298,7 +298,7 @@ def main() -> None:
         print(f"  {name:24} {speed}   ours: {t / ours:4.1f}× faster")
 
     full = Trainer(TrainConfig())
-    both = per_step(lambda: full.engine.train_step(), args.steps, 5)
+    both = per_step(lambda: full.seed_batch.train_step(), args.steps, 5)
     print(f"\nboth models (attention + slot MLP), one step: {both * 1e6:.1f} µs")
     print(
         f"1500 fetch steps, both models, both test sets every 25 steps, in-process: "

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attnlab.tabletop.engine import SeedBatch
+from attnlab.tabletop.seed_batch import SeedBatch
 from attnlab.tabletop.gradcheck import check_model
 from attnlab.tabletop.model import CrossAttention, attend
 from attnlab.tabletop.scenes import Scenes, sample_scenes

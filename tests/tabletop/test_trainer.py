@@ -1,4 +1,4 @@
-"""The trainer of FIG 2 (tabletop/trainer.py, engine.py): the interface the CLI and the page use,
+"""The trainer of FIG 2 (tabletop/trainer.py): the interface the CLI and the page use,
 determinism, and the lesson's learning behaviour on a few seeds."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 
 from attnlab.params import ParamError
 from attnlab.tabletop import COLOURS, DEFAULT_SEED, TrainConfig, Trainer
-from attnlab.tabletop.engine import SeedBatch
+from attnlab.tabletop.seed_batch import SeedBatch
 
 KEYS = {"step", "attn_err_cm", "attn_err6_cm", "mlp_err_cm", "mlp_err6_cm", "head_weight"}
 
@@ -58,7 +58,7 @@ def test_training_in_pieces_equals_training_at_once():
     for n in (1, 7, 24, 100, 3, 125):
         pieces.advance(n)
     assert pieces.history == one.history
-    np.testing.assert_array_equal(pieces.engine.theta, one.engine.theta)
+    np.testing.assert_array_equal(pieces.seed_batch.theta, one.seed_batch.theta)
 
 
 def test_run_yields_each_record_once():

@@ -6,7 +6,7 @@
     tr.summary()                                # first steps below 3 / 2 / 1 cm, final errors
 
 Modules, one idea each: `scenes` (the table, the sampler, the fixed test sets), `model` (the
-cross-attention model, fused forward/backward), `mlp` (the slot-MLP baseline), `engine` (both
+cross-attention model, fused forward/backward), `mlp` (the slot-MLP baseline), `seed_batch` (both
 models for a batch of seeds, one `attnlab.nn.Adam` over all their parameters), `trainer` (one
 seed, as the CLI and the page use it), `sweep` (many seeds over both cores) and `gradcheck` (F2.8).
 

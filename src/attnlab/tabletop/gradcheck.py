@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from attnlab.nn.gradcheck import rel_error
-from attnlab.tabletop.engine import INIT_SCHEME, seed_streams
+from attnlab.tabletop.seed_batch import INIT_SCHEME, seed_streams
 from attnlab.tabletop.mlp import SlotMLP
 from attnlab.tabletop.model import CrossAttention
 from attnlab.tabletop.scenes import Scenes, sample_scenes

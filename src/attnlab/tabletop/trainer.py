@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from attnlab.params import Param, ParamError, validate
-from attnlab.tabletop.engine import ERROR_KEYS, EVAL_EVERY, SeedBatch
+from attnlab.tabletop.seed_batch import ERROR_KEYS, EVAL_EVERY, SeedBatch
 from attnlab.tabletop.model import attend
 from attnlab.tabletop.scenes import HALF_CM, MAX_SLOTS, N_COLOURS, TABLE_CM, TASKS
 from attnlab.tabletop.scenes import scene_from_objects as _scene
@@ -102,8 +102,8 @@ class Trainer:
         return self._batch.step
 
     @property
-    def engine(self) -> SeedBatch:
-        """The batched engine underneath (one seed): models, parameter views, raw history."""
+    def seed_batch(self) -> SeedBatch:
+        """The seed batch underneath (one seed): models, parameter views, raw history."""
         return self._batch
 
     def advance(self, n: int) -> list[dict[str, Any]]:
