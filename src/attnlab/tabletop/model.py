@@ -107,7 +107,7 @@ class CrossAttention:
     def forward(
         self, params: AttentionParams, x: np.ndarray, c: np.ndarray, mask: np.ndarray
     ) -> tuple[np.ndarray, AttentionCache]:
-        """ŷ (S, B, 2) for tokens x (S|1, B, N, 8), c (S|1, B, 12), additive mask (S|1, B, N).
+        """ŷ (S, B, 2) for tokens x (S|1, B, N, 8), c (S|1, B, 12), bool mask (S|1, B, N).
 
         params: views of theta (from `views`, made once: building them costs more than a step).
         """
@@ -121,7 +121,7 @@ class CrossAttention:
         u = np.matmul(c, M.reshape(s, h * D_K, INSTRUCTION_DIM).swapaxes(-1, -2))  # (S, B, H·8)
         u = u.reshape(*u.shape[:2], h, TOKEN_DIM)  # the query, in token space, per head
         scores = np.matmul(u, x.swapaxes(-1, -2))  # (S, B, H, N) = q_h · k_hi / √d_k
-        scores += mask[..., None, :]
+        scores = np.where(mask[..., None, :], scores, -np.inf)  # empty slots: weight exactly 0
         scores -= scores.max(axis=-1, keepdims=True)
         alpha = np.exp(scores, out=scores)
         alpha /= alpha.sum(axis=-1, keepdims=True)
