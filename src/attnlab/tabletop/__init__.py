@@ -8,7 +8,9 @@
 Modules, one idea each: `scenes` (the table, the sampler, the fixed test sets), `model` (the
 cross-attention model, fused forward/backward), `mlp` (the slot-MLP baseline), `seed_batch` (both
 models for a batch of seeds, one `attnlab.nn.Adam` over all their parameters), `trainer` (one
-seed, as the CLI and the page use it), `sweep` (many seeds over both cores) and `gradcheck` (F2.8).
+seed, as the CLI and the page use it), `sweep` (many seeds over both cores) and `reference` (the
+attention model rebuilt from `attnlab.nn`'s readable pieces, the referee of the fused gradients,
+and the F2.8 finite-difference readout). Conventions are nn's: row vectors, boolean masks.
 
 Choices measured here (100-seed sweeps, seeds 0–99; `attnlab train --sweep 100`):
 - Attention weights start Xavier-normal (variance 2/(fan_in + fan_out)), biases 0. Against
@@ -44,7 +46,7 @@ Choices measured here (100-seed sweeps, seeds 0–99; `attnlab train --sweep 100
 
 from __future__ import annotations
 
-from attnlab.tabletop.gradcheck import gradient_check
+from attnlab.tabletop.reference import gradient_check
 from attnlab.tabletop.scenes import COLOURS
 from attnlab.tabletop.sweep import SweepResult, sweep
 from attnlab.tabletop.trainer import DEFAULT_SEED, MAX_STEPS, PARAMS, TrainConfig, Trainer

@@ -50,29 +50,17 @@ def reference_gradient(
     """(L, ∂L/∂θ (n_params,)) for one parameter vector theta (n_params,) on `scenes` (B,).
 
     The model is nn's multi-head attention with one query (the instruction c) and the object
-    tokens as keys and values; nn's row-vector weights are the transposes of model.py's.
+    tokens as keys and values; model.py keeps nn's layout, so the weights pass as they are.
     """
     p = model.views(np.asarray(theta, dtype=np.float64)[None])
-    params = {
-        "W_Q": p.W_Q[0].swapaxes(-1, -2),  # (H, 12, d_k)
-        "W_K": p.W_K[0].swapaxes(-1, -2),  # (H, 8, d_k)
-        "W_V": p.W_V[0].swapaxes(-1, -2),  # (H, 8, d_v)
-        "W_O": p.W_O[0].T,  # (H·d_v, 2)
-        "b_O": p.b[0],  # (2,)
-    }
+    params = {"W_Q": p.W_Q[0], "W_K": p.W_K[0], "W_V": p.W_V[0], "W_O": p.W_O[0], "b_O": p.b[0]}
     c = scenes.c[:, None, :]  # (B, 1, 12): one query per scene
     may_attend = scenes.mask[:, None, None, :]  # (B, 1, 1, N), broadcast over heads and query
     out, _, cache = nn.multi_head_forward(c, scenes.x, params, mask=may_attend)  # (B, 1, 2)
     loss, dy = _loss(out[:, 0], scenes.y)
     _, _, grads = nn.multi_head_backward(dy[:, None, :], cache)
-    named = {
-        "W_Q": grads["W_Q"].swapaxes(-1, -2),
-        "W_K": grads["W_K"].swapaxes(-1, -2),
-        "W_V": grads["W_V"].swapaxes(-1, -2),
-        "W_O": grads["W_O"].T,
-        "b": grads["b_O"],
-    }
-    return loss, np.concatenate([named[name].ravel() for name in model.sizes()])
+    grads["b"] = grads.pop("b_O")
+    return loss, np.concatenate([grads[name].ravel() for name in model.sizes()])
 
 
 def reference_gradient_mlp(

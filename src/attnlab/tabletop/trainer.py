@@ -20,10 +20,10 @@ from typing import Any
 import numpy as np
 
 from attnlab.params import Param, ParamError, validate
-from attnlab.tabletop.seed_batch import ERROR_KEYS, EVAL_EVERY, SeedBatch
 from attnlab.tabletop.model import attend
 from attnlab.tabletop.scenes import HALF_CM, MAX_SLOTS, N_COLOURS, TABLE_CM, TASKS
 from attnlab.tabletop.scenes import scene_from_objects as _scene
+from attnlab.tabletop.seed_batch import ERROR_KEYS, EVAL_EVERY, SeedBatch
 
 # Seed 9 sits at the median of a 100-seed sweep on both tasks (fetch: below 2 cm at 225 steps;
 # vector, 2 heads: below 3 cm at 375), and its MLP at that step (23.5 cm) at the MLP's median;
