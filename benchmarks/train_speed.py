@@ -26,9 +26,9 @@ import numpy as np
 
 from attnlab.nn import Adam
 from attnlab.tabletop import TrainConfig, Trainer, sweep
-from attnlab.tabletop.seed_batch import BATCH, LR
 from attnlab.tabletop.model import CrossAttention
 from attnlab.tabletop.scenes import SceneStream
+from attnlab.tabletop.seed_batch import BATCH, LR
 
 HEADS = 1
 

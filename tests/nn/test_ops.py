@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from attnlab.nn import (
     layer_norm_backward,
@@ -98,4 +97,3 @@ def test_layer_norm_backward(rng):
     dx, dgamma, dbeta = layer_norm_backward(g, layer_norm_forward(x, gamma, beta)[1])
     for analytic, param in ((dx, x), (dgamma, gamma), (dbeta, beta)):
         assert rel_error(analytic, numerical_gradient(loss, param)) < 1e-6
-

@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attnlab.tabletop.seed_batch import SeedBatch
 from attnlab.tabletop.model import CrossAttention, attend
 from attnlab.tabletop.reference import check_model
 from attnlab.tabletop.scenes import Scenes, sample_scenes
+from attnlab.tabletop.seed_batch import SeedBatch
 
 
 def _model(heads: int, rng: np.random.Generator, scale: float = 1.0):
