@@ -8,7 +8,8 @@ One query from the instruction token c, keys and values from the object tokens x
 Conventions are attnlab.nn's (see nn/__init__.py): a token is a row and a weight maps d_in → d_out
 as x @ W, so W_Q^h is 12×8 and W_O stacks the heads' rows; a mask is boolean, True where a slot
 holds an object. That is `nn.multi_head_forward`'s layout, so `reference.py` rebuilds this model
-from nn's pieces without reshuffling, and the tests hold the fused gradients equal to it.
+from nn's pieces without reshuffling, and the tests hold the fused gradients equal to it. (§3 of
+the lesson writes the same model with column vectors, q = W_Q c and W_Q 8 × 12: the transpose.)
 
 Sizes: d_k = 8 and d_v = 2 per head, whatever the number of heads H (1, 2 or 4). Note that this
 differs from the d/H convention of §5, where heads split a fixed width: here each added head
