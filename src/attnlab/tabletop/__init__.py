@@ -40,6 +40,12 @@ Choices measured here (100-seed sweeps, seeds 0–99; `attnlab train --sweep 100
   are not taken. The one-head vector error is a floor of the geometry (look up A, guess the
   centre for B: 0.383 × the side, 30.6 cm here; the lesson's "about 28" fits a ~73 cm spread);
   the claims registry shows both (F2.2, F2.5, F2.6).
+- Row-major weights and boolean masks (nn's conventions), adopted after the sweeps above: the
+  fused kernels keep their products in the former order (M and P token-axis-first) and apply
+  the mask with np.where, so training is bit-for-bit what it was (checked: parameters after 500
+  Adam steps equal for 1, 2 and 4 heads and 1–5 seeds, and seed 9's readouts to every digit);
+  forward + backward timed within the noise of a shared machine (0.7–1.1× the former, both
+  ways). `reference.py` is the readable twin the fused gradients are tested against.
 - Default seed 9: at those medians on both tasks (225 and 375 steps) with the MLP at 23.5 cm
   (median 23.4), not at a lucky edge; it was 35 under U[4, 76], which now needs 250 steps.
 """
