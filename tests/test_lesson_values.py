@@ -6,14 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attnlab.lesson_values import (
-    LessonError,
-    check_spec,
-    format_value,
-    lookup,
-    slot_html,
-    slot_tex,
-)
+from attnlab import lesson_values
+from attnlab.lesson_values import LessonError, check_spec, format_value, lookup
 
 
 @pytest.mark.parametrize("spec", [None, "", ".0f", ".2f", ".1%", "sci", "sci0", "sci3"])
@@ -54,18 +48,21 @@ def test_lookup_reads_flat_and_grouped_values():
 
 
 def test_a_prose_slot_waits_then_shows_its_value():
-    pending = slot_html("F2.2", "steps", ".0f", None)
+    pending = lesson_values.slot_html("F2.2", "steps", ".0f", None)
     assert pending == (
         '<span class="val pending" data-claim="F2.2" data-name="steps" data-fmt=".0f">…</span>'
     )
-    shown = slot_html("F7.3", "share", ".0%", "<51%>")
+    shown = lesson_values.slot_html("F7.3", "share", ".0%", "<51%>")
     assert 'class="val"' in shown and ">&lt;51%&gt;</span>" in shown  # escaped, never markup
-    assert 'data-fmt=""' in slot_html("F2.2", "steps", None, "225")
+    assert 'data-fmt=""' in lesson_values.slot_html("F2.2", "steps", None, "225")
 
 
 def test_a_tex_slot_spells_percent_so_tex_reads_no_comment():
     assert (
-        slot_tex("F7.3", "share", ".0%", "51%")
+        lesson_values.slot_tex("F7.3", "share", ".0%", "51%")
         == r"\htmlData{claim=F7.3,name=share,fmt=.0pct}{51\%}"
     )
-    assert slot_tex("F2.2", "steps", None, None) == r"\htmlData{claim=F2.2,name=steps}{\ldots}"
+    assert (
+        lesson_values.slot_tex("F2.2", "steps", None, None)
+        == r"\htmlData{claim=F2.2,name=steps}{\ldots}"
+    )
