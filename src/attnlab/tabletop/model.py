@@ -59,7 +59,7 @@ class AttentionCache(NamedTuple):
     c: np.ndarray  # (S, B, 12) instruction tokens
     alpha: np.ndarray  # (S, B, H, N) attention weights
     x_bar: np.ndarray  # (S, B, H·8) Σ_i α_hi x_i, per head
-    P: np.ndarray  # (S, H·8, 2) W_V^h W_O^h, heads stacked
+    P: np.ndarray  # (S, 2, H·8) (W_V^h W_O^h)ᵀ, heads side by side
 
 
 @dataclass(frozen=True)
