@@ -18,7 +18,7 @@ import time
 import numpy as np
 
 from attnlab.tabletop import TrainConfig, Trainer
-from attnlab.tabletop.engine import SeedBatch
+from attnlab.tabletop.seed_batch import SeedBatch
 
 STEPS_PER_FRAME = 8  # 200 steps/s at 25 frames/s
 

@@ -26,9 +26,9 @@ import numpy as np
 
 from attnlab.nn import Adam
 from attnlab.tabletop import TrainConfig, Trainer, sweep
-from attnlab.tabletop.engine import BATCH, LR
 from attnlab.tabletop.model import CrossAttention
 from attnlab.tabletop.scenes import SceneStream
+from attnlab.tabletop.seed_batch import BATCH, LR
 
 HEADS = 1
 
@@ -89,10 +89,11 @@ def torch_module_step(seed: int) -> Callable[[], None] | None:
             self.W_O = nn.Linear(2 * HEADS, 2, dtype=torch.float64)
             with torch.no_grad():  # start from our initial weights
                 for h in range(HEADS):
-                    self.W_Q[h].weight.copy_(torch.from_numpy(p.W_Q[0, h]))
-                    self.W_K[h].weight.copy_(torch.from_numpy(p.W_K[0, h]))
-                    self.W_V[h].weight.copy_(torch.from_numpy(p.W_V[0, h]))
-                self.W_O.weight.copy_(torch.from_numpy(p.W_O[0]))
+                    # a Linear's weight is (out, in): the transpose of our x @ W
+                    self.W_Q[h].weight.copy_(torch.from_numpy(p.W_Q[0, h].T))
+                    self.W_K[h].weight.copy_(torch.from_numpy(p.W_K[0, h].T))
+                    self.W_V[h].weight.copy_(torch.from_numpy(p.W_V[0, h].T))
+                self.W_O.weight.copy_(torch.from_numpy(p.W_O[0].T))
                 self.W_O.bias.zero_()
 
         def forward(self, x, c, present):
@@ -112,7 +113,7 @@ def torch_module_step(seed: int) -> Callable[[], None] | None:
     def step() -> None:
         sc = stream.next()
         x, c = torch.from_numpy(sc.x[0]), torch.from_numpy(sc.c[0])
-        present, y = torch.from_numpy(sc.mask[0] == 0), torch.from_numpy(sc.y[0])
+        present, y = torch.from_numpy(sc.mask[0]), torch.from_numpy(sc.y[0])
         loss = 0.5 * ((model(x, c, present) - y) ** 2).sum(-1).mean()
         opt.zero_grad()
         loss.backward()
@@ -137,14 +138,14 @@ def torch_step(seed: int) -> Callable[[], None] | None:
     def step() -> None:
         sc = stream.next()
         x, c = torch.from_numpy(sc.x[0]), torch.from_numpy(sc.c[0])  # (B, N, 8), (B, 12)
-        mask, y = torch.from_numpy(sc.mask[0]), torch.from_numpy(sc.y[0])
-        q = torch.einsum("hdc,bc->bhd", W_Q, c)
-        k = torch.einsum("hdx,bnx->bhnd", W_K, x)
-        v = torch.einsum("hvx,bnx->bhnv", W_V, x)
-        s = torch.einsum("bhd,bhnd->bhn", q, k) / 8**0.5 + mask[:, None, :]
-        alpha = torch.softmax(s, dim=-1)
+        present, y = torch.from_numpy(sc.mask[0]), torch.from_numpy(sc.y[0])
+        q = torch.einsum("hcd,bc->bhd", W_Q, c)
+        k = torch.einsum("hxd,bnx->bhnd", W_K, x)
+        v = torch.einsum("hxv,bnx->bhnv", W_V, x)
+        s = torch.einsum("bhd,bhnd->bhn", q, k) / 8**0.5
+        alpha = torch.softmax(s.masked_fill(~present[:, None, :], float("-inf")), dim=-1)
         z = torch.einsum("bhn,bhnv->bhv", alpha, v).reshape(len(c), -1)
-        y_hat = z @ W_O.T + b
+        y_hat = z @ W_O + b
         loss = 0.5 * ((y_hat - y) ** 2).sum(-1).mean()
         opt.zero_grad()
         loss.backward()
@@ -174,12 +175,13 @@ def jax_step(seed: int, *, staged: bool = False) -> Callable[[], None] | None:
 
     def loss_fn(p, x, c, mask, y):
         W_Q, W_K, W_V, W_O, b = p
-        q = jnp.einsum("hdc,bc->bhd", W_Q, c)
-        k = jnp.einsum("hdx,bnx->bhnd", W_K, x)
-        v = jnp.einsum("hvx,bnx->bhnv", W_V, x)
-        s = jnp.einsum("bhd,bhnd->bhn", q, k) / 8**0.5 + mask[:, None, :]
+        q = jnp.einsum("hcd,bc->bhd", W_Q, c)
+        k = jnp.einsum("hxd,bnx->bhnd", W_K, x)
+        v = jnp.einsum("hxv,bnx->bhnv", W_V, x)
+        s = jnp.einsum("bhd,bhnd->bhn", q, k) / 8**0.5
+        s = jnp.where(mask[:, None, :], s, -jnp.inf)  # mask: True where a slot holds an object
         z = jnp.einsum("bhn,bhnv->bhv", jax.nn.softmax(s, axis=-1), v).reshape(len(c), -1)
-        return 0.5 * jnp.mean(jnp.sum((z @ W_O.T + b - y) ** 2, axis=-1))
+        return 0.5 * jnp.mean(jnp.sum((z @ W_O + b - y) ** 2, axis=-1))
 
     def adam(p, m, v, t, g):
         m = tuple(0.9 * mi + 0.1 * gi for mi, gi in zip(m, g, strict=True))
@@ -298,7 +300,7 @@ def main() -> None:
         print(f"  {name:24} {speed}   ours: {t / ours:4.1f}× faster")
 
     full = Trainer(TrainConfig())
-    both = per_step(lambda: full.engine.train_step(), args.steps, 5)
+    both = per_step(lambda: full.seed_batch.train_step(), args.steps, 5)
     print(f"\nboth models (attention + slot MLP), one step: {both * 1e6:.1f} µs")
     print(
         f"1500 fetch steps, both models, both test sets every 25 steps, in-process: "

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attnlab.tabletop.gradcheck import check_model
 from attnlab.tabletop.mlp import SlotMLP
+from attnlab.tabletop.reference import check_model
 from attnlab.tabletop.scenes import sample_scenes
 
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attnlab.tabletop.engine import SeedBatch
-from attnlab.tabletop.gradcheck import check_model
 from attnlab.tabletop.model import CrossAttention, attend
+from attnlab.tabletop.reference import check_model
 from attnlab.tabletop.scenes import Scenes, sample_scenes
+from attnlab.tabletop.seed_batch import SeedBatch
 
 
 def _model(heads: int, rng: np.random.Generator, scale: float = 1.0):
@@ -48,7 +48,7 @@ def test_fused_kernel_equals_the_lessons_formula(rng, heads, task):
     sc = sample_scenes(rng, 40, task=task)
     y_hat, cache = _forward(m, params, sc)
     for b in range(sc.size):
-        n = int((sc.mask[b] == 0).sum())
+        n = int(sc.mask[b].sum())
         y_ref, alpha_ref = attend(params, sc.x[b, :n], sc.c[b])
         np.testing.assert_allclose(y_hat[0, b], y_ref, rtol=1e-12, atol=1e-12)
         np.testing.assert_allclose(cache.alpha[0, b, :, :n], alpha_ref, rtol=1e-12, atol=1e-15)
@@ -60,7 +60,7 @@ def test_weights_are_a_distribution_and_skip_empty_slots(rng):
     alpha = _forward(m, params, sc)[1].alpha[0]  # (B, H, N)
     assert np.all(alpha >= 0)
     np.testing.assert_allclose(alpha.sum(axis=-1), 1.0, atol=1e-12)
-    empty = np.isneginf(sc.mask)[:, None, :].repeat(2, axis=1)
+    empty = ~sc.mask[:, None, :].repeat(2, axis=1)
     assert np.all(alpha[empty] == 0.0)
 
 
@@ -104,7 +104,7 @@ def test_an_empty_slot_changes_nothing(rng):
     sc = sample_scenes(rng, 50, task="fetch", objects=(3, 3))
     padded = Scenes(
         sc.rows,
-        np.concatenate([sc.mask, np.full((50, 1), -np.inf)], 1),
+        np.concatenate([sc.mask, np.zeros((50, 1), dtype=bool)], 1),
         sc.y,
         sc.target,
         sc.second,
@@ -133,3 +133,17 @@ def test_init_schemes_have_the_stated_variance():
     fan_in = np.stack([m.init(np.random.default_rng(s), scheme="fan_in") for s in range(200)])
     assert m.views(fan_in).W_Q.var() == pytest.approx(1 / 12, rel=0.05)
     assert np.all(m.views(fan_in).b == 0)
+
+
+def test_init_keeps_each_seeds_draws_from_the_column_layout():
+    """Weights are row-major (x @ W) but drawn as (fan_out, fan_in), the order they were drawn
+    in when stored column-major: every seed keeps the weights its measured numbers came from."""
+    m = CrossAttention(2)
+    p = m.views(m.init(np.random.default_rng(3))[None])
+    rng = np.random.default_rng(3)
+    for w in p[:4]:
+        fan_in, fan_out = w.shape[-2:]
+        draw = rng.normal(
+            0.0, np.sqrt(2 / (fan_in + fan_out)), size=(*w.shape[1:-2], fan_out, fan_in)
+        )
+        np.testing.assert_array_equal(w[0], draw.swapaxes(-1, -2))

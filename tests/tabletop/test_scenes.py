@@ -24,7 +24,7 @@ def _objects(sc):
     """Per scene: number of objects, positions in cm (n, 2), colour ids (n,)."""
     out = []
     for b in range(sc.size):
-        present = np.isfinite(sc.mask[b]) & (sc.mask[b] == 0)
+        present = sc.mask[b]
         x = sc.x[b][present]
         out.append((int(present.sum()), x[:, :2] * HALF_CM + HALF_CM, x[:, 2:].argmax(axis=1)))
     return out
@@ -66,11 +66,11 @@ def test_target_is_not_always_in_the_same_slot(rng):
     assert share[0] < 0.45 and share[4] > 0.03  # uniform over the objects present
 
 
-def test_masked_slots_are_minus_infinity(rng):
+def test_the_mask_is_true_on_the_filled_slots(rng):
     sc = sample_scenes(rng, 100, task="fetch")
     filled = np.abs(sc.x).sum(axis=-1) > 0
-    np.testing.assert_array_equal(sc.mask == 0, filled)
-    assert np.all(np.isneginf(sc.mask[~filled]))
+    assert sc.mask.dtype == bool
+    np.testing.assert_array_equal(sc.mask, filled)
 
 
 def test_seed_axis_gives_each_seed_its_own_scenes(rng):
@@ -96,7 +96,7 @@ def test_stream_in_chunks_equals_one_draw_per_step():
 def test_test_sets_are_fixed_and_read_only():
     small, six = fixed_test_sets("fetch")
     assert small.size == six.size == TEST_SIZE
-    assert six.n_slots == MAX_SLOTS and np.all(six.mask == 0), "6 objects in every scene"
+    assert six.n_slots == MAX_SLOTS and np.all(six.mask), "6 objects in every scene"
     assert {n for n, _, _ in _objects(small)} == {2, 3, 4, 5}
     assert fixed_test_sets("fetch")[0] is small
     again = fixed_test_sets.__wrapped__("fetch")[0]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attnlab.tabletop.engine import SeedBatch, train_together
+from attnlab.tabletop.seed_batch import SeedBatch, train_together
 
 
 def _history(b: SeedBatch) -> tuple[list[int], np.ndarray, np.ndarray, np.ndarray]:

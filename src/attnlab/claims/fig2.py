@@ -385,7 +385,7 @@ def _shuffled(sc: Scenes, rng: np.random.Generator) -> Scenes:
 
 
 def check_f2_9() -> ClaimResult:
-    batch = trained("fetch", 1).engine
+    batch = trained("fetch", 1).seed_batch
     sc = fixed_test_sets("fetch")[1]
     perm = _shuffled(sc, np.random.default_rng(DEFAULT_SEED))
     outs = []

@@ -16,7 +16,6 @@ import numpy as np
 from attnlab.params import Param
 from attnlab.tabletop import COLOURS, TrainConfig, Trainer, gradient_check
 from attnlab.tabletop import PARAMS as TRAIN_PARAMS
-from attnlab.tabletop.engine import BATCH, ERROR_KEYS, EVAL_EVERY, INIT_SCHEME, LR, seed_streams
 from attnlab.tabletop.mlp import SlotMLP
 from attnlab.tabletop.model import D_K, D_V, CrossAttention
 from attnlab.tabletop.scenes import (
@@ -27,6 +26,7 @@ from attnlab.tabletop.scenes import (
     fixed_test_sets,
     sample_scenes,
 )
+from attnlab.tabletop.seed_batch import BATCH, ERROR_KEYS, EVAL_EVERY, INIT_SCHEME, LR, seed_streams
 
 NAME = "training"
 PARAMS: tuple[Param, ...] = (

@@ -57,13 +57,13 @@ _EYE = np.eye(N_COLOURS)
 def _tables(objects: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Look-up tables that turn a scene's random integers into its arrays in one indexing step.
 
-    present[k]: (N,) 1 for the first objects[0] + k slots; mask[k]: 0 there, −inf elsewhere;
+    present[k]: (N,) 1 for the first objects[0] + k slots; mask[k]: True there, False elsewhere;
     colour[o, k]: (N, 6) the one-hot colours of order o with objects[0] + k objects, empty rows 0.
     """
     lo, n_slots = objects
     counts = np.arange(lo, n_slots + 1)
     present = (np.arange(n_slots) < counts[:, None]).astype(float)  # (K, N)
-    mask = np.where(present > 0, 0.0, -np.inf)
+    mask = present > 0
     colour = _EYE[_ORDERS[:, :n_slots]][:, None] * present[None, :, :, None]  # (720, K, N, 6)
     for t in (present, mask, colour):
         t.flags.writeable = False
@@ -74,8 +74,8 @@ class Scenes(NamedTuple):
     """A batch of scenes, laid out for both models; leading axes (..., B) are a batch (of seeds).
 
     rows:    (..., B, 60) six object slots × 8 then the instruction c (the MLP's input).
-    mask:    (..., B, n_slots) 0 where a slot holds an object, −inf where it is empty (added to
-             the attention scores, so an empty slot gets weight exactly 0).
+    mask:    (..., B, n_slots) bool, True where a slot holds an object, False where it is empty
+             (attnlab.nn's convention: True = may attend; an empty slot gets weight exactly 0).
     y:       (..., B, 2) the answer in table units (p / 40 after centring).
     target:  (..., B) slot of the target object (A in the vector task).
     second:  (..., B) slot of the second object (B in the vector task).
@@ -252,5 +252,5 @@ def scene_from_objects(
         s = int(np.flatnonzero(np.asarray(colours) == second)[0])
         rows[0, INSTRUCTION_AT + N_COLOURS + second] = 1.0
         y = p[t] - p[s]
-    mask = np.zeros((1, n))
+    mask = np.ones((1, n), dtype=bool)
     return Scenes(rows, mask, y[None], np.array([t]), np.array([s]), n)

@@ -1,7 +1,7 @@
 """A seed sweep of FIG 2's training (`attnlab train --sweep N`): how the lesson's numbers spread.
 
 The seeds are cut into one contiguous chunk per worker process (2 on this machine's 2 cores);
-each chunk is one batched computation over a seed axis (`engine.SeedBatch`). A seed's curve in
+each chunk is one batched computation over a seed axis (`seed_batch.SeedBatch`). A seed's curve in
 a sweep is the curve `attnlab train --seed s` draws, number for number.
 
 The report gives, over seeds, the median and 10th–90th percentiles of the first steps below
@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from attnlab.tabletop.engine import ERROR_KEYS, SeedBatch
+from attnlab.tabletop.seed_batch import ERROR_KEYS, SeedBatch
 from attnlab.tabletop.trainer import THRESHOLDS_CM, record_of, summarise
 
 MAX_SWEEP = 200

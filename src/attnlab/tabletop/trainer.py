@@ -20,10 +20,10 @@ from typing import Any
 import numpy as np
 
 from attnlab.params import Param, ParamError, validate
-from attnlab.tabletop.engine import ERROR_KEYS, EVAL_EVERY, SeedBatch, train_together
 from attnlab.tabletop.model import attend
 from attnlab.tabletop.scenes import HALF_CM, MAX_SLOTS, N_COLOURS, TABLE_CM, TASKS
 from attnlab.tabletop.scenes import scene_from_objects as _scene
+from attnlab.tabletop.seed_batch import ERROR_KEYS, EVAL_EVERY, SeedBatch, train_together
 
 # Seed 9 sits at the median of a 100-seed sweep on both tasks (fetch: below 2 cm at 225 steps;
 # vector, 2 heads: below 3 cm at 375), and its MLP at that step (23.5 cm) at the MLP's median;
@@ -102,8 +102,8 @@ class Trainer:
         return self._batch.step
 
     @property
-    def engine(self) -> SeedBatch:
-        """The batched engine underneath (one seed): models, parameter views, raw history."""
+    def seed_batch(self) -> SeedBatch:
+        """The seed batch underneath (one seed): models, parameter views, raw history."""
         return self._batch
 
     def advance(self, n: int) -> list[dict[str, Any]]:
@@ -113,7 +113,7 @@ class Trainer:
         return self._recorded(self._batch.advance(int(n)))
 
     def _recorded(self, added: int) -> list[dict[str, Any]]:
-        """The last `added` rows of the engine's history as records, appended to `history`."""
+        """The last `added` rows of the seed batch's history as records, appended to `history`."""
         start = len(self._batch.eval_steps) - added
         new = [record_of(self._batch, k) for k in range(start, start + added)]
         self.history.extend(new)
@@ -156,11 +156,11 @@ def advance_together(trainers: Sequence[Trainer], n: int) -> list[list[dict[str,
     """n more steps for each trainer (one task and head count), stacked into one batch.
 
     Each trainer's records are exactly those `advance(n)` would give it alone
-    (`engine.train_together`); only the NumPy calls are shared.
+    (`seed_batch.train_together`); only the NumPy calls are shared.
     """
     if not 0 <= n <= MAX_STEPS:
         raise ParamError("steps", f"expected an integer in [0, {MAX_STEPS}], got {n!r}")
-    added = train_together([t.engine for t in trainers], n)
+    added = train_together([t.seed_batch for t in trainers], n)
     return [t._recorded(k) for t, k in zip(trainers, added, strict=True)]
 
 

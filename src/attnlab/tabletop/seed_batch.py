@@ -1,4 +1,4 @@
-"""Training both FIG 2 models for a batch of seeds at once: the engine under `Trainer` and sweeps.
+"""Training both FIG 2 models for a batch of seeds at once, under `Trainer` and sweeps.
 
 Every step draws 32 fresh scenes per seed from that seed's own generator; the cross-attention
 model and the slot MLP both train on exactly those scenes (L = ½‖ŷ − y‖², mean over the batch,
