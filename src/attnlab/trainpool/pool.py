@@ -28,6 +28,7 @@ from attnlab.trainpool.worker import worker_main
 log = logging.getLogger("attnlab.trainpool")
 
 Sink = Callable[[str, bool], None]  # (JSON text, whether it ends a run), called on the loop
+RESTARTED = "the training process stopped and was restarted: this model starts again at step 0"
 
 
 class _Worker:
@@ -46,6 +47,12 @@ class _Worker:
         with self.lock:
             self.conn.send(command)
 
+    def wait_ready(self) -> None:
+        """Block until the worker has measured its speed (its first event)."""
+        kind, *rates = self.conn.recv()
+        assert kind == "ready"
+        self.steps_per_s = tuple(rates)
+
 
 class TrainPool:
     """`size` worker processes; `open` a session, `command` it, `close` it."""
@@ -55,6 +62,7 @@ class TrainPool:
         self._workers: list[_Worker] = []
         self._sinks: dict[int, tuple[asyncio.AbstractEventLoop, Sink]] = {}
         self._home: dict[int, _Worker] = {}
+        self._setup: dict[int, tuple[Any, tuple[int, int]]] = {}  # sid → (config, limits)
         self._replies: dict[int, Future[Any]] = {}
         self._ids = itertools.count(1)
         self._start_lock = threading.Lock()
@@ -72,9 +80,7 @@ class TrainPool:
             ctx = multiprocessing.get_context("spawn")  # never fork a threaded server
             workers = [_Worker(ctx, self.frame_s, self.factory) for _ in range(self.size)]
             for w in workers:
-                kind, *rates = w.conn.recv()
-                assert kind == "ready"
-                w.steps_per_s = tuple(rates)
+                w.wait_ready()
                 threading.Thread(target=self._read, args=(w,), daemon=True).start()
             self._workers = workers
 
@@ -96,21 +102,27 @@ class TrainPool:
         worker = min(self._workers, key=lambda w: len(w.sessions))
         worker.sessions.add(sid)
         self._sinks[sid], self._home[sid] = (loop, sink), worker
+        self._setup[sid] = (config, limits)
         worker.send(("open", sid, config, *limits))
         return sid
 
     def command(self, sid: int, op: str, *args: Any) -> None:
         worker = self._home.get(sid)
+        if op == "config" and sid in self._setup:  # a replacement worker reopens with it
+            self._setup[sid] = (args[0], self._setup[sid][1])
         if worker is not None:
-            worker.send((op, sid, *args))
+            with contextlib.suppress(OSError, ValueError):  # a dead worker: `_replace` tells
+                worker.send((op, sid, *args))
 
     def close(self, sid: int) -> None:
         """The session is dropped by its worker; messages still under way are discarded."""
         worker = self._home.pop(sid, None)
         self._sinks.pop(sid, None)
+        self._setup.pop(sid, None)
         if worker is not None:
             worker.sessions.discard(sid)
-            worker.send(("close", sid))
+            with contextlib.suppress(OSError, ValueError):
+                worker.send(("close", sid))
 
     def open_sessions(self) -> int:
         return len(self._home)
@@ -140,16 +152,33 @@ class TrainPool:
         except (EOFError, OSError):
             if not self._stopping:
                 log.error("a training worker stopped (exit code %s)", worker.process.exitcode)
-                self._orphaned(worker)
+                self._replace(worker)
 
-    def _orphaned(self, worker: _Worker) -> None:
-        """A worker died: its sessions' pages are told (their runs end), not left waiting."""
-        lost = json.dumps({"type": "error", "code": "internal", "message": "training stopped"})
-        for sid in list(worker.sessions):
-            target = self._sinks.get(sid)
-            if target is not None:
-                loop, sink = target
-                loop.call_soon_threadsafe(self._deliver, sid, sink, lost, True)
+    def _replace(self, dead: _Worker) -> None:
+        """A worker died: a new one takes its place, and its sessions start again on it.
+
+        Their models are lost with the process; each page is told so (its run ends), then gets a
+        fresh session of the same setting at step 0 (state and progress), as after "Start over".
+        """
+        ctx = multiprocessing.get_context("spawn")
+        with self._start_lock:
+            if self._stopping or dead not in self._workers:
+                return
+            new = _Worker(ctx, self.frame_s, self.factory)
+            new.wait_ready()
+            self._workers[self._workers.index(dead)] = new
+            threading.Thread(target=self._read, args=(new,), daemon=True).start()
+        lost = json.dumps({"type": "error", "code": "internal", "message": RESTARTED})
+        for sid in list(dead.sessions):
+            target, setup = self._sinks.get(sid), self._setup.get(sid)
+            if target is None or setup is None:
+                continue
+            loop, sink = target
+            loop.call_soon_threadsafe(self._deliver, sid, sink, lost, True)
+            new.sessions.add(sid)
+            self._home[sid] = new
+            config, limits = setup
+            new.send(("open", sid, config, *limits))
 
     def _deliver(self, sid: int, sink: Sink, text: str, ended: bool) -> None:
         if sid in self._sinks:  # not closed since the message was read
