@@ -6,7 +6,10 @@ it reads every waiting command, so a pause or a closed socket stops the work wit
 
 Pacing: a session asking `pace` steps/s trains round(pace × frame_s) steps a frame, then waits
 for its next frame; an unpaced one trains whenever it is picked and reports once a frame.
-Which due session trains next is `FairShare`'s choice.
+Which due session trains next is `FairShare`'s choice; the due sessions of the same task and
+head count train with it, stacked (up to STACK_MAX, least charged first), each charged its share
+of the chunk's time. Stacking shares the NumPy calls and changes no number: a stacked session
+records exactly what it would alone (`seed_batch.train_together`).
 
 Commands: ("open", sid, TrainConfig, max_steps, max_step_n), ("config", sid, TrainConfig),
 ("reset", sid), ("scene", sid, Scene), ("run", sid, steps, pace) (steps None: to the limit),
