@@ -21,7 +21,9 @@ function draw(svg, data, t) {
   const cols = w[0].length;
   const cell = Math.min(CELL_MAX, (WIDTH - MARGIN.left) / cols);
   const [width, height] = [cols * cell, rows * cell];
-  svg.setAttribute("viewBox", `0 0 ${MARGIN.left + width + 8} ${MARGIN.top + height + 8}`);
+  const [w0, h0] = [MARGIN.left + width + 8, MARGIN.top + height + 8];
+  svg.setAttribute("viewBox", `0 0 ${w0} ${h0}`);
+  svg.setAttribute("width", w0); // its own size (at most the cell's width), not the cell's
   svg.setAttribute("aria-label", t("nb.map.aria", { rows, cols }));
   const map = heatmap(svg, { x: MARGIN.left, y: MARGIN.top, width, height, rows, cols, className: "attention-map" });
   map.set(w);
