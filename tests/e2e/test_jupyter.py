@@ -174,3 +174,15 @@ def test_training_in_the_kernel_draws_the_curve_below_2_cm(notebook: Any) -> Non
     step = widget.locator("dd[data-key='step']")
     assert int(step.get_attribute("data-value")) == 600
     assert widget.locator(".curves-panel path").count() > 0
+    # and the view's own buttons train in the kernel: "+25 steps", then Train and Pause
+    widget.locator(".actions button", has_text="+25 steps").click()
+    page.wait_for_function("el => el.dataset.value === '625'", arg=step.element_handle())
+    train = widget.locator("button[data-role='train']")
+    train.click()
+    page.wait_for_function("el => Number(el.dataset.value) > 700", arg=step.element_handle())
+    train.click()  # Pause
+    page.wait_for_function("el => el.getAttribute('aria-pressed') === 'false'",
+                           arg=train.element_handle())  # fmt: skip
+    paused = step.get_attribute("data-value")
+    time.sleep(0.5)
+    assert step.get_attribute("data-value") == paused
