@@ -25,8 +25,13 @@ import io
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-import anywidget
-import traitlets
+try:
+    import anywidget
+    import traitlets
+except ImportError as err:  # the widgets are an optional part of attnlab
+    raise ImportError(
+        'attnlab.widgets needs the notebook extra: pip install "attnlab[notebook]"'
+    ) from err
 
 from attnlab.figures import compute_figure, figure_module
 from attnlab.lesson import LANGS
