@@ -73,7 +73,9 @@ async function styles() {
 }
 
 mkdirSync(OUT, { recursive: true });
-const views = readdirSync(FIGURES).filter((f) => f.endsWith(".js")).sort();
+// a view is a module of figures/ that exports mount(root, ctx) (a helper module beside it is not)
+const isView = (f) => /^export (async )?function mount\(/m.test(readFileSync(path.join(FIGURES, f), "utf8"));
+const views = readdirSync(FIGURES).filter((f) => f.endsWith(".js") && isView(f)).sort();
 for (const file of views) await bundle(path.basename(file, ".js"), `../../src/attnlab/static/js/figures/${file}`);
 await bundle("attention-map", "./attentionmap.js");
 await styles();

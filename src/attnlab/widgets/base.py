@@ -64,6 +64,7 @@ class FigureWidget(anywidget.AnyWidget):
     strings = traitlets.Dict().tag(sync=True)
 
     def __init__(self, *, lang: str = "en", **settings: Any) -> None:
+        validate(self.PARAMS, plain(settings), "json")  # a bad setting opens no comm
         super().__init__(figure=self.FIGURE, strings=strings(), lang=lang,
                          params=[p.describe() for p in self.PARAMS])  # fmt: skip
         self.on_msg(self._on_message)
