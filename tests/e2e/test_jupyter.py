@@ -1,8 +1,9 @@
 """The tutorial notebook in a real JupyterLab (from PyPI, the [dev] extra) driven by Chromium.
 
 A JupyterLab server is started on a free 127.0.0.1 port with a random token, its root a
-temporary folder holding a copy of docs/notebooks/attention.ipynb and its settings there too
-(no news pop-up; every cell kept in the page, so off-screen cells can be found). The test runs
+temporary folder holding a copy of docs/notebooks/attention.ipynb, and its settings, data and
+IPython folders there too (no news pop-up; every cell kept in the page, so off-screen cells can
+be found; nothing written to the home folder). The test runs
 the lookup cells, drags q in the widget with the mouse and reads the kernel's trait back by
 running the check cell again; then runs the training cells and reads the view's error readout.
 """
@@ -68,6 +69,7 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port, token = free_port(), secrets.token_urlsafe(16)
     env = {**os.environ, "JUPYTER_CONFIG_DIR": str(home / "config"),
            "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
+           "JUPYTER_DATA_DIR": str(home / "data"), "IPYTHONDIR": str(home / "ipython"),
            "JUPYTERLAB_SETTINGS_DIR": str(home / "settings"),
            "JUPYTERLAB_WORKSPACES_DIR": str(home / "workspaces")}  # fmt: skip
     args = [sys.executable, "-m", "jupyterlab", "--no-browser", f"--port={port}",

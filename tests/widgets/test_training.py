@@ -94,3 +94,16 @@ def test_a_config_from_the_view_is_a_settings_change(widget) -> None:
     assert w.trainer.step == 0 and w.trainer.config == TrainConfig("vector", 2, 3)
     w.settings = {"seed": 4}  # and from Python
     assert w.trainer.config.seed == 4
+
+
+def test_history_is_what_attnlab_train_json_prints(widget, capsys) -> None:
+    import json
+
+    from attnlab.cli import main
+
+    assert main(["train", "--task", "fetch", "--heads", "1", "--seed", "9", "--steps", "100",
+                 "--json"]) == 0  # fmt: skip
+    printed = json.loads(capsys.readouterr().out)["history"]
+    w, _ = widget
+    w.train(100).wait(30)
+    assert json.loads(json.dumps(w.history)) == printed
