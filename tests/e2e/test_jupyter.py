@@ -114,6 +114,17 @@ def run(page: Any, text: str, timeout_s: float = 90) -> Any:
     raise AssertionError(f"the cell {text!r} did not finish in {timeout_s} s (prompt {now!r})")
 
 
+def new_cell(page: Any, code: str) -> None:
+    """A new code cell below the active one, typed and run."""
+    count = page.locator(".jp-CodeCell").count()
+    page.keyboard.press("Escape")
+    page.keyboard.press("b")
+    page.wait_for_function(f"document.querySelectorAll('.jp-CodeCell').length > {count}")
+    page.keyboard.press("Enter")
+    page.keyboard.insert_text(code)
+    run(page, code)
+
+
 @pytest.fixture(scope="module")
 def notebook(browser: Any, lab: str) -> Iterator[Any]:
     context = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="en-US")
@@ -161,6 +172,18 @@ def test_dragging_q_changes_the_kernels_weights(notebook: Any) -> None:
     assert after != before, "the kernel's q and weights did not follow the drag"
     assert same.endswith("True"), "the kernel's weights are not attention() on its own q"
     assert not widget.locator(".fig-error").is_visible()
+
+
+def test_a_refused_change_shows_the_params_message_in_the_figure(notebook: Any) -> None:
+    page = notebook
+    widget = cell(page, "lk = widgets.lookup(").locator(".attnlab-nb")
+    error = widget.locator(".fig-error")
+    # what the kernel does with a view's out-of-range value (a view's own controls stay in range)
+    new_cell(page, 'lk._set_from_view({"q": [99.0, 0.0]}, 0)')
+    error.wait_for(state="visible")
+    assert "q: 99 is out of range; expected 2 numbers in [-8, 8]" in error.inner_text()
+    new_cell(page, 'lk.settings = {"q": [1.0, 1.0]}')
+    error.wait_for(state="hidden")  # a good change clears it
 
 
 def test_training_in_the_kernel_draws_the_curve_below_2_cm(notebook: Any) -> None:
