@@ -4,12 +4,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup serve train test lint bench browser nginx clean
+.PHONY: setup serve train test lint bench browser nginx clean widgets
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[dev]'
+	$(BIN)/pip install -q -e '.[dev,notebook]'
 	touch $(STAMP)
 
 setup: $(STAMP)
@@ -37,11 +37,21 @@ E2E_ASSETS := tests/e2e/node_modules/.package-lock.json
 $(E2E_ASSETS): tests/e2e/package-lock.json
 	cd tests/e2e && npm ci --no-audit --no-fund --loglevel=error
 
+# esbuild for the notebook widgets' bundles, pinned by widgets/package-lock.json (build-only):
+# tests/widgets/test_bundles.py rebuilds them and fails when the committed ones are stale.
+WIDGET_TOOLS := widgets/node_modules/.package-lock.json
+$(WIDGET_TOOLS): widgets/package-lock.json
+	cd widgets && npm ci --no-audit --no-fund --loglevel=error
+
+# Rebuild the bundles in src/attnlab/widgets/bundles after a view, lib module or sheet changed.
+widgets: $(WIDGET_TOOLS)
+	cd widgets && node build.mjs
+
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 
-test: $(STAMP) browser nginx lint $(E2E_ASSETS)
+test: $(STAMP) browser nginx lint $(E2E_ASSETS) $(WIDGET_TOOLS)
 	$(BIN)/pytest
 
 # Speed is measured here, not in tests: each script prints ratios against a reference measured
@@ -55,4 +65,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/classroom.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache .ruff_cache tests/e2e/node_modules
+	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache .ruff_cache tests/e2e/node_modules widgets/node_modules

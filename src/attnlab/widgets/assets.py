@@ -1,0 +1,49 @@
+"""What a widget's front-end is made of: the bundles, the scoped sheet and the strings.
+
+The bundles are built from the page's own view modules by `widgets/build.mjs` (esbuild) and kept
+in `bundles/`; `tests/widgets/test_bundles.py` rebuilds them and fails when they are stale. The
+strings are the page's catalogues (static/i18n), read here and sent in the `strings` trait,
+because a notebook has no server for the views to fetch them from.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from attnlab.lesson import LANGS
+
+BUNDLES = Path(__file__).parent / "bundles"
+CSS = BUNDLES / "widget.css"
+PAGE_STRINGS = Path(__file__).parent.parent / "static" / "i18n"
+OWN_STRINGS = Path(__file__).parent / "i18n"  # the widgets' own (attention_map)
+
+
+def bundle(figure: str) -> Path:
+    """The ES module of figure `figure` (the page's name, e.g. "kv-cache")."""
+    path = BUNDLES / f"{figure}.js"
+    if not path.is_file():
+        raise FileNotFoundError(f"no widget bundle {path}; rebuild with `make widgets`")
+    return path
+
+
+@lru_cache(maxsize=1)
+def strings() -> dict[str, dict[str, dict[str, str]]]:
+    """{group: {lang: {key: text}}}: "page" is <lang>.json over page.<lang>.json (as the page's
+    lib/i18n.js merges them); every other <group>.<lang>.json is a view group's catalogue."""
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    for folder in (PAGE_STRINGS, OWN_STRINGS):
+        for path in sorted(folder.glob("*.json")):
+            *group, lang = path.stem.split(".")
+            if lang not in LANGS:
+                continue
+            name = ".".join(group) or "page"
+            out.setdefault(name, {}).setdefault(lang, {}).update(
+                json.loads(path.read_text("utf-8"))
+            )
+    for lang in LANGS:  # the page catalogue's own keys win over the shell's (loadCatalogues)
+        main = json.loads((PAGE_STRINGS / f"{lang}.json").read_text("utf-8"))
+        out["page"][lang].update(main)
+    return out

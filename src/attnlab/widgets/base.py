@@ -1,0 +1,150 @@
+"""`FigureWidget`: one figure of the lesson as an anywidget, its engine in the kernel.
+
+Traits (all synced with the view, see widgets/src/adapter.js):
+
+    figure    the page's name of the figure ("lookup", "kv-cache", …)
+    params    its settings' descriptions (`Param.describe()`), as GET /api/figures gives them
+    settings  the checked settings; assigning a dict changes the names it holds (the others
+              keep their values) and is checked by the figure's `Param`s: a bad value raises
+              `ParamError` (a ValueError) naming the setting and its range
+    data      the figure's data for those settings (what GET /api/figures/<name> answers)
+    error     the last refused change from the view, shown in the figure ("" when none)
+    lang      "en" or "zh"
+    strings   the page's catalogues (the views read their strings from here, not a server)
+
+A change from the view comes as a custom message {channel: "settings", message: {type: "set",
+seq, settings}}; it is checked by the same `Param`s, recomputed, and acknowledged with its seq.
+Without a front-end (GitHub, nbviewer, a terminal) the widget shows the figure's PNG from
+`attnlab.export`.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+try:
+    import anywidget
+    import traitlets
+except ImportError as err:  # the widgets are an optional part of attnlab
+    raise ImportError(
+        'attnlab.widgets needs the notebook extra: pip install "attnlab[notebook]"'
+    ) from err
+
+from attnlab.figures import compute_figure, figure_module
+from attnlab.lesson import LANGS
+from attnlab.params import Param, ParamError, validate
+from attnlab.plain import plain
+from attnlab.widgets.assets import CSS, bundle, strings
+
+__all__ = ["FigureWidget", "ParamError", "png_bytes"]
+
+
+def png_bytes(fig: Any) -> bytes:
+    """A matplotlib Figure as PNG bytes (white background, as the slides are)."""
+    out = io.BytesIO()
+    fig.savefig(out, format="png", facecolor="white")
+    return out.getvalue()
+
+
+class FigureWidget(anywidget.AnyWidget):
+    """A page figure in a notebook; subclasses set FIGURE and `_esm` (see `figure_class`)."""
+
+    FIGURE: ClassVar[str] = ""
+    _css = CSS
+
+    figure = traitlets.Unicode("").tag(sync=True)
+    params = traitlets.List().tag(sync=True)
+    settings = traitlets.Dict().tag(sync=True)
+    data = traitlets.Dict().tag(sync=True)
+    error = traitlets.Unicode("").tag(sync=True)
+    lang = traitlets.Unicode("en").tag(sync=True)
+    strings = traitlets.Dict().tag(sync=True)
+
+    def __init__(self, *, lang: str = "en", **settings: Any) -> None:
+        validate(self.PARAMS, plain(settings), "json")  # a bad setting opens no comm
+        super().__init__(figure=self.FIGURE, strings=strings(), lang=lang,
+                         params=[p.describe() for p in self.PARAMS])  # fmt: skip
+        self.on_msg(self._on_message)
+        self.settings = settings  # checked (defaults filled in), then computed
+
+    @property
+    def PARAMS(self) -> tuple[Param, ...]:  # the figure module's own PARAMS
+        return figure_module(self.FIGURE).PARAMS
+
+    # ---- settings: checked by the figure's Params, recomputed on every change ----------------
+
+    @traitlets.validate("settings")
+    def _check_settings(self, proposal: Any) -> dict[str, Any]:
+        raw = {**self.settings, **plain(dict(proposal["value"]))}
+        return plain(validate(self.PARAMS, raw, "json"))
+
+    @traitlets.validate("lang")
+    def _check_lang(self, proposal: Any) -> str:
+        if proposal["value"] not in LANGS:
+            raise ParamError("lang", f"{proposal['value']!r} is not allowed; one of {LANGS}")
+        return proposal["value"]
+
+    @traitlets.observe("settings")
+    def _recompute(self, change: Any) -> None:
+        self.data = self.compute(dict(self.settings))
+        self.error = ""
+
+    def compute(self, settings: Mapping[str, Any]) -> dict[str, Any]:
+        """The figure's data for checked settings (a subclass may add the learner's own data)."""
+        return compute_figure(self.FIGURE, settings, "json")
+
+    def set(self, **settings: Any) -> FigureWidget:
+        """`w.set(d_k=64)`: the same as `w.settings = {"d_k": 64}`; returns the widget."""
+        self.settings = settings
+        return self
+
+    # ---- the view's messages --------------------------------------------------------------
+
+    def _on_message(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        if not isinstance(content, dict) or not isinstance(content.get("message"), dict):
+            return  # not ours: a front-end sends only {channel, message}
+        self.on_view_message(content.get("channel"), content["message"])
+
+    def on_view_message(self, channel: Any, message: dict[str, Any]) -> None:
+        if channel == "settings" and message.get("type") == "set":
+            self._set_from_view(message.get("settings"), message.get("seq"))
+
+    def _set_from_view(self, partial: Any, seq: Any) -> None:
+        try:
+            if not isinstance(partial, dict):
+                raise ParamError("settings", "expected an object of setting names and values")
+            self.settings = partial
+        except ValueError as err:  # ParamError, or a compute() refusing the learner's data
+            self.error = str(err)
+        self.send({"channel": "settings", "message": {"type": "ack", "seq": seq}})
+
+    # ---- the static fallback -----------------------------------------------------------------
+
+    def figure_png(self) -> bytes:
+        """The figure as drawn for slides (attnlab.export), from this widget's data."""
+        from attnlab.export import render
+
+        return png_bytes(render(self.FIGURE, self.data))
+
+    def _repr_png_(self) -> bytes:
+        return self.figure_png()
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        """The widget where widgets run; its PNG beside it for where they do not."""
+        shown = super()._repr_mimebundle_(**kwargs)
+        if shown is None:
+            return None
+        data, metadata = shown
+        data["image/png"] = base64.b64encode(self.figure_png()).decode("ascii")
+        return data, metadata
+
+
+def figure_class(figure: str, base: type[FigureWidget] = FigureWidget) -> type[FigureWidget]:
+    """The widget class of page figure `figure`, its front-end that figure's bundled view."""
+    name = "".join(part.title() for part in figure.split("-")) + "Widget"
+    return type(
+        name, (base,), {"FIGURE": figure, "_esm": bundle(figure), "__module__": base.__module__}
+    )

@@ -1,0 +1,213 @@
+"""The tutorial notebook in a real JupyterLab (from PyPI, the [dev] extra) driven by Chromium.
+
+A JupyterLab server is started on a free 127.0.0.1 port with a random token, its root a
+temporary folder holding a copy of docs/notebooks/attention.ipynb, and its settings, data and
+IPython folders there too (no news pop-up; every cell kept in the page, so off-screen cells can
+be found; nothing written to the home folder). The test runs
+the lookup cells, drags q in the widget with the mouse and reads the kernel's trait back by
+running the check cell again; then runs the training cells and reads the view's error readout.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+
+NOTEBOOK = Path(__file__).resolve().parents[2] / "docs" / "notebooks" / "attention.ipynb"
+SETTINGS = {  # JupyterLab's user settings for this run only
+    "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {"fetchNews": "false"},
+    "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
+}
+START_S = 60  # JupyterLab's first start builds nothing, but imports a lot on a busy machine
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_up(url: str, proc: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + START_S
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"JupyterLab exited with {proc.returncode}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as answer:
+                if answer.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.3)
+    raise RuntimeError("JupyterLab did not start")
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """JupyterLab on 127.0.0.1:<free port>, token-protected; yields the notebook's URL."""
+    home = tmp_path_factory.mktemp("jupyter")
+    (home / "root").mkdir()
+    shutil.copy(NOTEBOOK, home / "root" / NOTEBOOK.name)
+    for name, values in SETTINGS.items():
+        path = home / "settings" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(values))
+    port, token = free_port(), secrets.token_urlsafe(16)
+    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(home / "config"),
+           "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
+           "JUPYTER_DATA_DIR": str(home / "data"), "IPYTHONDIR": str(home / "ipython"),
+           "JUPYTERLAB_SETTINGS_DIR": str(home / "settings"),
+           "JUPYTERLAB_WORKSPACES_DIR": str(home / "workspaces")}  # fmt: skip
+    args = [sys.executable, "-m", "jupyterlab", "--no-browser", f"--port={port}",
+            "--ServerApp.ip=127.0.0.1", f"--IdentityProvider.token={token}",
+            f"--ServerApp.root_dir={home / 'root'}", "--ServerApp.port_retries=0"]  # fmt: skip
+    if os.geteuid() == 0:
+        args.append("--allow-root")
+    log = (home / "lab.log").open("wb")
+    proc = subprocess.Popen(args, env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        _wait_up(f"{base}/api/status?token={token}", proc)
+        yield f"{base}/lab/tree/{NOTEBOOK.name}?token={token}"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+def cell(page: Any, text: str) -> Any:
+    """The code cell whose source contains `text`."""
+    return page.locator(".jp-CodeCell", has=page.locator(".jp-InputArea", has_text=text))
+
+
+def run(page: Any, text: str, timeout_s: float = 90) -> Any:
+    """Run the code cell holding `text` and wait until its prompt shows a new execution count."""
+    target = cell(page, text)
+    prompt = target.locator(".jp-InputPrompt")
+    before = prompt.inner_text()
+    target.locator(".jp-InputArea-editor").click()
+    page.keyboard.press("Shift+Enter")
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        now = prompt.inner_text()
+        if now != before and re.search(r"\[\d+\]", now):
+            return target
+        time.sleep(0.2)
+    raise AssertionError(f"the cell {text!r} did not finish in {timeout_s} s (prompt {now!r})")
+
+
+def new_cell(page: Any, code: str) -> None:
+    """A new code cell below the active one, typed and run."""
+    count = page.locator(".jp-CodeCell").count()
+    page.keyboard.press("Escape")
+    page.keyboard.press("b")
+    page.wait_for_function(f"document.querySelectorAll('.jp-CodeCell').length > {count}")
+    page.keyboard.press("Enter")
+    page.keyboard.insert_text(code)
+    run(page, code)
+
+
+@pytest.fixture(scope="module")
+def notebook(browser: Any, lab: str) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="en-US")
+    context.set_default_timeout(30_000)
+    page = context.new_page()
+    page.goto(lab)
+    page.wait_for_selector(".jp-Notebook .jp-CodeCell")
+    # the kernel is connected once the status bar names it idle (the toolbar's indicator says
+    # "idle" before the kernel is there, and a cell run then is dropped)
+    page.locator(".jp-StatusBar-Widget", has_text="| Idle").wait_for(timeout=90_000)
+    run(page, "from attnlab import widgets")
+    try:
+        yield page
+    finally:
+        context.close()
+
+
+def weights_printed(target: Any) -> tuple[str, str]:
+    text = target.locator(".jp-OutputArea-output").last.inner_text()
+    lines = [line for line in text.splitlines() if line.strip()]
+    return lines[0], lines[1]
+
+
+def test_dragging_q_changes_the_kernels_weights(notebook: Any) -> None:
+    page = notebook
+    widget = run(page, "lk = widgets.lookup(").locator(".attnlab-nb")
+    handle = widget.locator(".q-handle")
+    handle.wait_for()
+    page.wait_for_function("el => el.querySelectorAll('.bar-value').length === 5",
+                           arg=widget.element_handle())  # fmt: skip
+    before, same = weights_printed(run(page, "q_now = np.array(lk.settings"))
+    assert same.endswith("True")
+
+    handle.scroll_into_view_if_needed()
+    box = handle.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    for i in range(1, 11):  # up and to the left, towards the green key: q turns and shortens
+        page.mouse.move(x - 16 * i, y - 6 * i)
+    page.mouse.up()
+    time.sleep(0.5)  # the last move's message reaches the kernel (one per animation frame)
+
+    after, same = weights_printed(run(page, "q_now = np.array(lk.settings"))
+    assert after != before, "the kernel's q and weights did not follow the drag"
+    assert same.endswith("True"), "the kernel's weights are not attention() on its own q"
+    assert not widget.locator(".fig-error").is_visible()
+
+
+def test_a_refused_change_shows_the_params_message_in_the_figure(notebook: Any) -> None:
+    page = notebook
+    widget = cell(page, "lk = widgets.lookup(").locator(".attnlab-nb")
+    error = widget.locator(".fig-error")
+    # what the kernel does with a view's out-of-range value (a view's own controls stay in range)
+    new_cell(page, 'lk._set_from_view({"q": [99.0, 0.0]}, 0)')
+    error.wait_for(state="visible")
+    assert "q: 99 is out of range; expected 2 numbers in [-8, 8]" in error.inner_text()
+    new_cell(page, 'lk.settings = {"q": [1.0, 1.0]}')
+    error.wait_for(state="hidden")  # a good change clears it
+
+
+def test_training_in_the_kernel_draws_the_curve_below_2_cm(notebook: Any) -> None:
+    page = notebook
+    widget = run(page, "tr = widgets.training(").locator(".attnlab-nb")
+    widget.locator("button[data-role='train']").wait_for()
+    out = run(page, "tr.train(600)", timeout_s=120).locator(".jp-OutputArea-output").last
+    assert "attention below 2 cm at step" in out.inner_text()
+    readout = widget.locator("dd[data-key='attn']")
+    page.wait_for_function(
+        "el => Number(el.dataset.value) < 2", arg=readout.element_handle(), timeout=30_000
+    )
+    step = widget.locator("dd[data-key='step']")
+    assert int(step.get_attribute("data-value")) == 600
+    assert widget.locator(".curves-panel path").count() > 0
+    # and the view's own buttons train in the kernel: "+25 steps", then Train and Pause
+    widget.locator(".actions button", has_text="+25 steps").click()
+    page.wait_for_function("el => el.dataset.value === '625'", arg=step.element_handle())
+    train = widget.locator("button[data-role='train']")
+    train.click()
+    page.wait_for_function("el => Number(el.dataset.value) > 700", arg=step.element_handle())
+    train.click()  # Pause
+    page.wait_for_function("el => el.getAttribute('aria-pressed') === 'false'",
+                           arg=train.element_handle())  # fmt: skip
+    paused = step.get_attribute("data-value")
+    time.sleep(0.5)
+    assert step.get_attribute("data-value") == paused

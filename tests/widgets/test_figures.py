@@ -1,0 +1,79 @@
+"""Every figure's widget: its data is the figure's compute(), its settings the figure's Params."""
+
+from __future__ import annotations
+
+import base64
+import io
+
+import matplotlib.image
+import pytest
+
+from attnlab.export import style
+from attnlab.figures import compute_figure, figure_module
+from attnlab.params import ParamError
+from attnlab.widgets import FIGURES
+from tests.widgets.conftest import from_view
+
+# figure → one change of its settings that changes its data, and one value its Params refuse
+CHANGES = {
+    "lookup": ({"mode": "hard"}, {"mode": "argmax"}),
+    "training": ({"n_objects": 6}, {"n_objects": 7}),
+    "scaling": ({"d_k": 512, "scaled": False}, {"d_k": 0}),
+    "position": ({"pe": "rope", "p": 40}, {"p": 64}),
+    "depth": ({"residual": False}, {"norm": "both"}),
+    "kv-cache": ({"mask": "bidirectional", "step": 3}, {"step": 9}),
+    "tokens": ({"cameras": 4, "patch": 8}, {"patch": 15}),
+}
+
+
+def test_every_figure_has_a_widget() -> None:
+    assert set(FIGURES) == set(CHANGES)
+    from attnlab.figures import MODULES
+
+    assert set(FIGURES) == set(MODULES)
+
+
+@pytest.mark.parametrize("name", CHANGES)
+def test_defaults_and_a_change_compute_what_the_api_computes(name: str) -> None:
+    w = FIGURES[name]()
+    assert w.figure == name
+    assert w.params == [p.describe() for p in figure_module(name).PARAMS]
+    assert w.data == compute_figure(name, {})
+    change, _ = CHANGES[name]
+    w.settings = change
+    assert w.data == compute_figure(name, change, "json")
+    assert w.data != compute_figure(name, {})
+
+
+@pytest.mark.parametrize("name", CHANGES)
+def test_keyword_arguments_at_creation_are_settings(name: str) -> None:
+    change, _ = CHANGES[name]
+    assert FIGURES[name](**change).data == compute_figure(name, change, "json")
+
+
+@pytest.mark.parametrize("name", CHANGES)
+def test_a_refused_value_has_the_params_own_message(name: str, catch) -> None:
+    _, bad = CHANGES[name]
+    with pytest.raises(ParamError) as expected:
+        compute_figure(name, bad, "json")
+    with pytest.raises(ValueError) as raised:
+        FIGURES[name](**bad)
+    assert str(raised.value) == str(expected.value)
+    w = FIGURES[name]()
+    sent = catch(w)
+    from_view(w, "settings", {"type": "set", "seq": 1, "settings": bad})
+    assert w.error == str(expected.value)  # the view shows it in the figure
+    assert sent.of("settings") == [{"type": "ack", "seq": 1}]
+
+
+@pytest.mark.parametrize("name", CHANGES)
+def test_the_static_fallback_is_the_figures_slide_png(name: str) -> None:
+    w = FIGURES[name]()
+    data, _ = w._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in data
+    png = base64.b64decode(data["image/png"])
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    pixels = matplotlib.image.imread(io.BytesIO(png), format="png")
+    width, height = (round(x * style.DPI) for x in style.FIGSIZE)
+    assert abs(pixels.shape[1] - width) <= 2 and abs(pixels.shape[0] - height) <= 2
+    assert pixels.std() > 0.05  # drawn, not blank
