@@ -12,14 +12,14 @@ from typing import Any
 
 import pytest
 
-from attnlab.condition import ConditionError, evaluate
 from attnlab.figures import compute_figure
 from attnlab.lesson import tries
+from attnlab.lesson.conditions import ConditionError, evaluate
 
 pytestmark = pytest.mark.e2e
 
 ERROR = "error"  # the expected outcome of a condition that cannot mean anything
-_SHARED = json.loads((Path(__file__).parents[1] / "condition_cases.json").read_text("utf-8"))
+_SHARED = json.loads((Path(__file__).parents[1] / "cases" / "conditions.json").read_text("utf-8"))
 DATA: dict[str, Any] = _SHARED["data"]
 CASES: list[tuple[str, Any]] = [tuple(case) for case in _SHARED["cases"]]
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from attnlab.condition import ConditionError, condition_paths, evaluate, parse_condition
+from attnlab.lesson.conditions import ConditionError, condition_paths, evaluate, parse_condition
 
-SHARED = json.loads((Path(__file__).parent / "condition_cases.json").read_text("utf-8"))
+SHARED = json.loads((Path(__file__).parents[1] / "cases" / "conditions.json").read_text("utf-8"))
 DATA = SHARED["data"]  # the same data and cases run in the page's JS (tests/e2e/test_condition.py)
 
 
