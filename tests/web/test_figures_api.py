@@ -8,10 +8,9 @@ import math
 import numpy as np
 import pytest
 
-from attnlab.figures import MODULES, compute_figure
-from attnlab.web.figures_api import available_figures
+from attnlab.figures import MODULES, compute_figure, figure_modules
 
-FIGURES = available_figures()
+FIGURES = figure_modules()
 NAMES = list(FIGURES)
 
 
