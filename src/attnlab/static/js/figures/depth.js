@@ -17,7 +17,7 @@ import { slider } from "../lib/slider.js";
 import { el, html } from "../lib/svg.js";
 import { loadViewStrings, viewTranslator } from "../lib/viewstrings.js";
 
-const STRINGS = await loadViewStrings("views-b");
+const STRINGS = await loadViewStrings("depth");
 
 const MAX_DEPTH = 24;
 const MAX_SEED = 999_999;

@@ -12,7 +12,7 @@ import { el, html } from "../lib/svg.js";
 import { settledAnnouncer } from "../lib/settledannounce.js";
 import { loadViewStrings, viewTranslator } from "../lib/viewstrings.js";
 
-const STRINGS = await loadViewStrings("views-b");
+const STRINGS = await loadViewStrings("kv-cache");
 
 const MASKS = ["bidirectional", "causal", "block"];
 const PLAY_MS = 900; // one pass per beat: slow enough to read the counter

@@ -15,7 +15,7 @@ import { axis, clear, draggable, el, html, linear } from "../lib/svg.js";
 import { tableScene } from "../lib/table.js";
 import { loadViewStrings, viewTranslator } from "../lib/viewstrings.js";
 
-const STRINGS = await loadViewStrings("views-a");
+const STRINGS = await loadViewStrings("lookup");
 
 // attnlab.figures.lookup.COLOURS: the objects in colour-wheel order (key i at 72°·i).
 const COLOURS = ["red", "yellow", "green", "blue", "purple"];
@@ -121,7 +121,7 @@ function drawScores(plane, layer, keys, scores) {
   });
 }
 
-/** Left: key space. Keys under the arrow (it lets pointer events through, views-a.css), the
+/** Left: key space. Keys under the arrow (it lets pointer events through, css/figures/lookup.css), the
  * scores and the arrow's handle on top. */
 function keySpace(panel, { t, ctx, bound, onEnd }) {
   // the circle the default keys lie on (attnlab.figures.lookup.KEY_RADIUS), from the API's default
@@ -180,7 +180,7 @@ function legend(parent, t) {
 function tablePanel(panel, { t, ctx, onEnd }) {
   const svg = el("svg", { class: "scene", viewBox: `0 0 ${SIZE + 40} ${SIZE + 40}`, role: "group",
     "aria-label": t("va.lk.table.aria") }, panel);
-  const scene = tableScene(svg, { x: 32, y: 8, size: SIZE });
+  const scene = tableScene(svg, { x: 32, y: 8, size: SIZE, tableCm: ctx.constants.table_cm });
   ctx.hl(scene.blocks, "v");
   legend(panel, t);
   const state = { last: null };

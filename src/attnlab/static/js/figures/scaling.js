@@ -14,7 +14,7 @@ import { slider } from "../lib/slider.js";
 import { axis, clear, el, html, linear } from "../lib/svg.js";
 import { loadViewStrings, viewTranslator } from "../lib/viewstrings.js";
 
-const STRINGS = await loadViewStrings("views-a");
+const STRINGS = await loadViewStrings("scaling");
 
 const W = 360; // px size of the side panels' drawings; the middle one is narrower
 const H = 250;

@@ -18,7 +18,7 @@ import { slider } from "../lib/slider.js";
 import { el, html } from "../lib/svg.js";
 import { loadViewStrings, viewTranslator } from "../lib/viewstrings.js";
 
-const STRINGS = await loadViewStrings("views-b");
+const STRINGS = await loadViewStrings("tokens");
 
 const PATCHES = [8, 14, 16, 28, 32];
 const MODELS = ["small", "7b"];

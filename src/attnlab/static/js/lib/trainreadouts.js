@@ -16,15 +16,6 @@ const ROWS = [
   ["gradcheck", "ro.gradcheck"],
 ];
 
-/** The first finite number found under any of `paths` ("a.b.c") in `data`. */
-export function pick(data, paths) {
-  for (const path of paths) {
-    const v = path.split(".").reduce((o, k) => (o == null ? undefined : o[k]), data);
-    if (typeof v === "number" && Number.isFinite(v)) return v;
-  }
-  return undefined;
-}
-
 /** "head 1 .97 · head 2 .02" (fetch) or "head 1 A .98 B .01 · …" (vector). */
 function headWeights(hw, t) {
   if (!Array.isArray(hw) || !hw.length) return "—";
@@ -71,8 +62,7 @@ export function trainingReadouts(parent, t) {
       return;
     }
     const { rel, n } = gradcheck;
-    value("gradcheck", t(n !== undefined ? "ro.gradcheck.value" : "ro.gradcheck.value.nocount",
-      { err: num(rel, 2), n: count(n) }), { "data-value": rel });
+    value("gradcheck", t("ro.gradcheck.value", { err: num(rel, 2), n: count(n) }), { "data-value": rel });
   }
 
   return {
@@ -97,16 +87,14 @@ export function trainingReadouts(parent, t) {
       cells.weights.dt.textContent = t(task === "vector" ? "ro.weights.vector" : "ro.weights");
       value("weights", headWeights(record?.head_weight, t));
     },
-    /** The "training" figure's answer from /api/figures/training: the gradient check. */
+    /**
+     * The "training" figure's answer (attnlab.figures.training): gradcheck {max_rel_error,
+     * n_params} and the models' sizes params.{attention, mlp}.total.
+     */
     figureData(data) {
-      const gc = data?.gradcheck ?? data?.grad_check ?? data?.gradient_check ?? data;
-      const rel = pick(gc, ["max_rel_error", "max_rel_err", "max_relative_error", "rel_error", "max_error"]);
-      const n = pick(gc, ["n_params", "param_count", "parameters", "n_parameters", "count"]);
-      gradcheck = rel === undefined ? null : { rel, n };
+      gradcheck = { rel: data.gradcheck.max_rel_error, n: data.gradcheck.n_params };
       showGradcheck();
-      const attn = pick(data, ["params.attention.total"]);
-      const mlp = pick(data, ["params.mlp.total"]);
-      counts = attn === undefined ? null : { attn, mlp, heads: data?.settings?.heads ?? 1 };
+      counts = { attn: data.params.attention.total, mlp: data.params.mlp.total, heads: data.settings.heads };
       showCounts();
     },
     relabel() {
