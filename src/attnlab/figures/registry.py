@@ -20,9 +20,13 @@ How to add a figure (say FIG 8, "flash", in §4):
    `VIEW_PARAMS` (settings the page keeps in the URL but never sends to the API).
 3. `attnlab/export/flash.py` with `draw(fig, data)` (when `export` is set).
 4. `attnlab/claims/fig8.py` with `CHECKS` for F8.1 … F8.3 (ids as in shared/CLAIMS.md).
-5. `static/js/figures/flash.js` exporting `mount(root, ctx)` (see static/js/lib/view.js), its
-   strings in `static/i18n/`, and its `::: figure flash` box in both languages' text.
-Nothing else lists figures; the tests read this list too.
+5. `static/js/figures/flash.js` exporting `mount(root, ctx)` (see static/js/lib/view.js; it reads
+   `ctx.params` and `ctx.constants`, never restates them), `static/css/figures/flash.css` (the
+   page links it for every figure, so it must exist), `static/i18n/flash.{en,zh}.json` (its
+   strings, loaded by the view with `loadViewStrings("flash")`).
+6. Its `::: figure flash` box in both languages' text (content/{en,zh}/), whose caption's bold
+   lead is the figure's title; and its claims in shared/CLAIMS.md.
+Nothing else lists figures: not index.html, not the tests (they read this list too).
 """
 
 from __future__ import annotations
