@@ -62,7 +62,8 @@ PARAMS: tuple[Param, ...] = (
           "the 5 values v_i (table positions in cm) as x1,y1,…,x5,y5",
           lo=0.0, hi=TABLE_CM, length=D * len(COLOURS)),
 )  # fmt: skip
-CONSTANTS = {"table_cm": TABLE_CM}  # the page draws the table before the first answer
+# what the page draws before the first answer: the table, the objects (key i at 72°·i)
+CONSTANTS = {"table_cm": TABLE_CM, "colours": COLOURS}
 
 
 def convex_hull(points: np.ndarray) -> np.ndarray:

@@ -157,8 +157,8 @@ function legend(parent, t, items) {
 
 /** The controls: d_k slider (log stops), scaling on/off, reseed. Returns the reseed button. */
 function toolbar(root, { t, ctx, onDk }) {
-  const dk = ctx.params.find((p) => p.name === "d_k") ?? { min: 1, max: 1024 };
-  const seedMax = ctx.params.find((p) => p.name === "seed")?.max ?? 2 ** 31 - 1;
+  const dk = ctx.params.find((p) => p.name === "d_k");
+  const seedMax = ctx.params.find((p) => p.name === "seed").max;
   const bar = html("div", { class: "toolbar" }, root);
   const stops = dkStops(dk.min, dk.max);
   // The slider moves over stop indices; its label shows d_k itself (a linked d_k between stops

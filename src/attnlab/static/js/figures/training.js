@@ -84,194 +84,195 @@ function statusLine(root, { ctx, run }) {
 }
 
 export function mount(root, ctx) {
-  const t = viewTranslator(STRINGS, ctx);
-  const s = () => ctx.settings;
-  const run = createRun();
+  const fig = { ctx, t: viewTranslator(STRINGS, ctx), run: createRun(), root, socket: null, link: null };
+  fig.send = (msg) => fig.socket.send(msg);
+  fig.actions = readerActions(fig);
   root.classList.add("fig-training");
-  const send = (msg) => socket.send(msg);
-  const config = () => ({ type: "config", task: s().task, heads: Number(s().heads), seed: s().seed });
-  const bar = toolbar(root, { ctx, t, on: {
-    configure: reconfigure,
-    pace: (pace) => {
-      ctx.set({ pace });
-      if (run.running) send({ type: "start", pace }); // new pace, same run
-    },
-    train: () => send(run.running || run.queued ? { type: "pause" } : { type: "start", pace: Number(s().pace) }), // again while waiting: leave the line
-    step: (n) => send({ type: "step", n }),
-    reset: startOver,
-  } });
+  fig.bar = toolbar(root, { ctx, t: fig.t, on: fig.actions });
   const panels = html("div", { class: "panels" }, root);
-  const scene = displayScene(panels, { ctx, t, prediction: () => run.prediction, onScene });
-  const curves = errorCurves(html("div", { class: "panel curves-panel" }, panels), t);
-  const readouts = trainingReadouts(root, t);
-  const status = statusLine(root, { ctx, run });
-  const views = createViews({ ctx, t, run, root, bar, scene, curves, readouts, status, startOver });
+  fig.scene = displayScene(panels, { ctx, t: fig.t, prediction: () => fig.run.prediction, onScene: fig.actions.scene });
+  fig.curves = errorCurves(html("div", { class: "panel curves-panel" }, panels), fig.t);
+  fig.readouts = trainingReadouts(root, fig.t);
+  fig.status = statusLine(root, { ctx, run: fig.run });
+  fig.views = runViews(fig);
+  fig.socket = trainSocket({ onMessage: (msg) => {
+    fig.link.before(msg);
+    onServerMessage(fig, msg);
+    fig.link.after(fig.run.step);
+  }, onStatus: (state, detail) => onSocketStatus(fig, state, detail), onOpen: fig.actions.greet });
+  fig.link = linkedSteps({ ctx, send: fig.send }); // a link's step, retrained
 
-  const socket = trainSocket({ onMessage: (msg) => {
-    link.before(msg);
-    views.message(msg);
-    link.after(run.step);
-  }, onStatus: views.status, onOpen: greet });
-  const link = linkedSteps({ ctx, send }); // a link's step, retrained
-  Object.assign(views, { link, socket });
-  const sendScene = views.throttled(() => send(scene.message()));
-
-  /** On every (re)connect: this view's config and scene start the server's session. */
-  function greet() {
-    send(config());
-    sendScene();
-    link.begin(); // a link's trained step (again after a reconnect: the new session is at 0)
-  }
-
-  function startOver() {
-    send({ type: "reset" });
-    run.limited = false;
-    status.set("");
-    views.clear();
-  }
-
-  function reconfigure(partial) {
-    ctx.set(partial);
-    const wasRunning = run.running;
-    views.clear();
-    send(config());
-    sendScene();
-    if (wasRunning) send({ type: "start", pace: Number(s().pace) });
-    scene.draw();
-  }
-
-  function onScene(partial, { moved = false } = {}) {
-    ctx.set(partial);
-    if (moved) scene.drawAnswers();
-    else scene.draw();
-    sendScene();
-    if (!moved) views.emit([]);
-  }
-
-  scene.draw();
-  bar.show(run);
-  readouts.progress(0, null, s().task, curves.firstBelow);
-  socket.connect();
+  fig.scene.draw();
+  fig.bar.show(fig.run);
+  fig.views.progress();
+  fig.socket.connect();
   return {
-    update: (data) => readouts.figureData(data),
-    relabel: views.relabel,
-    destroy: () => socket.close(),
+    update: (data) => fig.readouts.figureData(data),
+    relabel: fig.views.relabel,
+    destroy: () => fig.socket.close(),
   };
 }
 
-/** The views as functions of the run: what each message and status change redraws. */
-function createViews({ ctx, t, run, root, bar, scene, curves, readouts, status, startOver }) {
+/** fn at most once a frame (a drag moves a block at every pointer event). */
+function oncePerFrame(fn) {
+  let queued = false;
+  return () => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => {
+      queued = false;
+      fn();
+    });
+  };
+}
+
+/** What the reader's controls do: messages to the server, then the views redrawn. */
+function readerActions(fig) {
+  const { ctx, run, send } = fig;
   const s = () => ctx.settings;
-  const progress = () => readouts.progress(run.step, curves.latest(), s().task, curves.firstBelow);
-  const showQueued = () => run.queued && status.set(t("tr.queued", run.queued), { kind: "is-waiting" });
-  const showLimit = () => status.set(t("tr.limit", { step: count(run.step) }),
-    { action: { label: t("tr.startover"), onClick: startOver } });
-  const views = { link: null };
+  const config = () => ({ type: "config", task: s().task, heads: Number(s().heads), seed: s().seed });
+  const sendScene = oncePerFrame(() => send(fig.scene.message()));
+  const start = () => send({ type: "start", pace: Number(s().pace) });
+  return {
+    /** On every (re)connect: this view's config and scene start the server's session. */
+    greet() {
+      send(config());
+      sendScene();
+      fig.link.begin(); // a link's trained step (again after a reconnect: the new session is at 0)
+    },
+    configure(partial) {
+      ctx.set(partial);
+      const wasRunning = run.running;
+      fig.views.clear();
+      send(config());
+      sendScene();
+      if (wasRunning) start();
+      fig.scene.draw();
+    },
+    pace(pace) {
+      ctx.set({ pace });
+      if (run.running) start(); // new pace, same run
+    },
+    train: () => (run.running || run.queued ? send({ type: "pause" }) : start()), // while waiting: leave the line
+    step: (n) => send({ type: "step", n }),
+    reset() {
+      send({ type: "reset" });
+      run.limited = false;
+      fig.status.set("");
+      fig.views.clear();
+    },
+    /** The display scene's settings changed; `moved`: a block is being dragged. */
+    scene(partial, { moved = false } = {}) {
+      ctx.set(partial);
+      if (moved) fig.scene.drawAnswers();
+      else fig.scene.draw();
+      sendScene();
+      if (!moved) fig.views.emit([]);
+    },
+  };
+}
 
-  function showRunning() {
-    bar.show(run);
-    root.classList.toggle("is-running", run.running);
+/** The views as functions of the run: each redraws a part of the figure from `fig.run`. */
+function runViews(fig) {
+  const { ctx, t, run, root, status, curves, readouts } = fig;
+  const task = () => ctx.settings.task;
+  return {
+    progress: () => readouts.progress(run.step, curves.latest(), task(), curves.firstBelow),
+    showRunning() {
+      fig.bar.show(run);
+      root.classList.toggle("is-running", run.running);
+    },
+    showQueued: () => run.queued && status.set(t("tr.queued", run.queued), { kind: "is-waiting" }),
+    showLimit: () => status.set(t("tr.limit", { step: count(run.step) }),
+      { action: { label: t("tr.startover"), onClick: fig.actions.reset } }),
+    clear() {
+      if (clearRun(run)) status.set("");
+      curves.clear();
+      readouts.progress(0, null, task(), curves.firstBelow);
+      fig.scene.drawAnswers();
+    },
+    /**
+     * The lesson's try-its read FIG 2 like any figure ("attnlab:figure-data", see lib/tries.js),
+     * with data {history: records so far}. One event per new record: a frame may carry several
+     * evaluations, and a condition such as "attention below 2 cm while the MLP is above 20 cm"
+     * holds at one of them, not necessarily at the frame's last.
+     */
+    emit(records) {
+      const send = (history) => root.dispatchEvent(new CustomEvent("attnlab:figure-data", { bubbles: true,
+        detail: { name: "training", settings: { ...ctx.settings }, data: { history }, acted: !fig.link?.replaying } }));
+      if (!records.length) send(run.history.slice());
+      recordHistory(run, records).forEach(send);
+    },
+    /** The attention model's error under the task's goal: said once a run. */
+    announceMilestones() {
+      const r = curves.latest();
+      const goal = task() === "vector" ? 3 : 2;
+      if (!run.crossed && r && r.attn_err_cm < goal) {
+        run.crossed = true;
+        ctx.announce(t("tr.crossed", { cm: goal, step: r.step }));
+      }
+    },
+    relabel() {
+      fig.bar.relabel();
+      fig.views.showRunning();
+      curves.relabel(t);
+      readouts.relabel();
+      fig.views.progress();
+      fig.scene.relabel();
+      if (run.queued) fig.views.showQueued();
+      else if (run.limited) fig.views.showLimit();
+    },
+  };
+}
+
+/** One message from the server: the run changes (lib/trainrun.js), then the views it touched. */
+function onServerMessage(fig, msg) {
+  const { ctx, t, run, views, status, curves } = fig;
+  const change = applyMessage(run, msg);
+  if (msg.type === "state") {
+    if (change.unqueued) status.set("");
+    if (change.restarted) views.clear();
+    views.showRunning();
+  } else if (msg.type === "progress") {
+    if (change.fresh) curves.clear(); // a whole history replaces whatever run was drawn
+    curves.add(change.records);
+    views.emit(change.records);
+    fig.scene.drawAnswers();
+    views.progress();
+    views.announceMilestones();
+  } else if (msg.type === "queued") {
+    views.showRunning();
+    views.showQueued();
+  } else if (msg.type === "done") {
+    views.showRunning();
+    if (change.done === "step_limit") views.showLimit();
+    else ctx.announce(t("tr.done.idle", { step: run.step }));
+  } else if (msg.type === "error") {
+    status.set(t("tr.error", { message: msg.message }));
   }
+}
 
-  /**
-   * The lesson's try-its read FIG 2 like any figure ("attnlab:figure-data", see lib/tries.js),
-   * with data {history: records so far}. One event per new record: a frame may carry several
-   * evaluations, and a condition such as "attention below 2 cm while the MLP is above 20 cm"
-   * holds at one of them, not necessarily at the frame's last.
-   */
-  views.emit = (records) => {
-    const send = (history) => root.dispatchEvent(new CustomEvent("attnlab:figure-data", { bubbles: true,
-      detail: { name: "training", settings: { ...s() }, data: { history }, acted: !views.link?.replaying } }));
-    if (!records.length) send(run.history.slice());
-    recordHistory(run, records).forEach(send);
-  };
-
-  views.clear = () => {
-    if (clearRun(run)) status.set("");
-    curves.clear();
-    readouts.progress(0, null, s().task, curves.firstBelow);
-    scene.drawAnswers();
-  };
-
-  function announceMilestones() {
-    const r = curves.latest();
-    const goal = s().task === "vector" ? 3 : 2;
-    if (!run.crossed && r && r.attn_err_cm < goal) {
-      run.crossed = true;
-      ctx.announce(t("tr.crossed", { cm: goal, step: r.step }));
-    }
+/** The socket's state (lib/trainsocket.js): reconnecting, back again, or closed for good. */
+function onSocketStatus(fig, state, detail) {
+  const { t, run, views, status } = fig;
+  const { reconnected } = applyStatus(run, state, detail);
+  if (reconnected) {
+    views.clear();
+    const said = t("tr.reconnected");
+    status.set(said, { kind: "is-waiting" });
+    setTimeout(() => { if (status.node.firstChild?.textContent === said) status.set(""); }, RECONNECTED_MS);
+  } else if (state === "open") status.set("");
+  if (state === "open") settle(run);
+  if (state === "reconnecting") {
+    views.showRunning();
+    status.set(t("tr.reconnecting", { seconds: Math.round(detail.delayMs / 1000) }));
   }
-
-  views.message = (msg) => {
-    const change = applyMessage(run, msg);
-    if (msg.type === "state") {
-      if (change.unqueued) status.set("");
-      if (change.restarted) views.clear();
-      showRunning();
-    } else if (msg.type === "progress") {
-      if (change.fresh) curves.clear(); // a whole history replaces whatever run was drawn
-      curves.add(change.records);
-      views.emit(change.records);
-      scene.drawAnswers();
-      progress();
-      announceMilestones();
-    } else if (msg.type === "queued") {
-      showRunning();
-      showQueued();
-    } else if (msg.type === "done") {
-      showRunning();
-      if (change.done === "step_limit") showLimit();
-      else ctx.announce(t("tr.done.idle", { step: run.step }));
-    } else if (msg.type === "error") {
-      status.set(t("tr.error", { message: msg.message }));
-    }
-  };
-
-  views.status = (state, detail) => {
-    const { reconnected } = applyStatus(run, state, detail);
-    if (reconnected) {
+  if (state === "closed" && !detail.intended) {
+    views.showRunning();
+    if (!status.node.textContent) status.set(t("tr.disconnected"), { action: { label: t("tr.reconnect"), onClick: () => {
+      status.set("");
       views.clear();
-      const said = t("tr.reconnected");
-      status.set(said, { kind: "is-waiting" });
-      setTimeout(() => { if (status.node.firstChild?.textContent === said) status.set(""); }, RECONNECTED_MS);
-    } else if (state === "open") status.set("");
-    if (state === "open") settle(run);
-    if (state === "reconnecting") {
-      showRunning();
-      status.set(t("tr.reconnecting", { seconds: Math.round(detail.delayMs / 1000) }));
-    }
-    if (state === "closed" && !detail.intended) {
-      showRunning();
-      if (!status.node.textContent) status.set(t("tr.disconnected"), { action: { label: t("tr.reconnect"), onClick: () => {
-        status.set("");
-        views.clear();
-        views.socket?.connect();
-      } } });
-    }
-  };
-
-  /** fn at most once a frame (a drag moves a block every pointer event). */
-  views.throttled = (fn) => {
-    let queued = false;
-    return () => {
-      if (queued) return;
-      queued = true;
-      requestAnimationFrame(() => {
-        queued = false;
-        fn();
-      });
-    };
-  };
-
-  views.relabel = () => {
-    bar.relabel();
-    showRunning();
-    curves.relabel(t);
-    readouts.relabel();
-    progress();
-    scene.relabel();
-    if (run.queued) showQueued();
-    else if (run.limited) showLimit();
-  };
-  return views;
+      fig.socket.connect();
+    } } });
+  }
 }

@@ -3,11 +3,13 @@
 // (how many blocks, which colour is A, and B for the vector task). Drawn from the figure's
 // settings and the run's latest prediction; the server's answers arrive over the socket.
 
-import { objectColour, OBJECT_COLOURS } from "./colours.js";
+import { objectColour } from "./colours.js";
 import { select, stepper } from "./controls.js";
 import { drawPrediction, sceneLegend } from "./predictionmarks.js";
 import { html, el } from "./svg.js";
 import { tableScene } from "./table.js";
+
+const DARK_INK = new Set(["yellow", "orange"]); // letters on light blocks are drawn dark
 
 /** The display scene from settings: blocks, valid target/second colours, B's index. */
 export function sceneFrom(s, slotColours) {
@@ -31,6 +33,30 @@ function setInstruction(node, text) {
   });
 }
 
+/** How many blocks, A, and B (vector task only), under the table. */
+function sceneControls(parent, { ctx, t, colourName, onScene }) {
+  const counts = ctx.params.find((p) => p.name === "n_objects");
+  const bar = html("div", { class: "toolbar scene-controls" }, parent);
+  const count = stepper(bar, { name: "tr-objects", label: t("tr.objects"), value: ctx.settings.n_objects,
+    min: counts.min, max: counts.max, onChange: (v) => onScene({ n_objects: v }) });
+  const target = select(bar, { name: "tr-target", label: t("tr.target"), options: [], onChange: (v) => onScene({ target: Number(v) }) });
+  const second = select(bar, { name: "tr-second", label: t("tr.second"), options: [], onChange: (v) => onScene({ second: Number(v) }) });
+  return {
+    show(sc) {
+      const option = (c) => ({ value: c, label: colourName(c) });
+      target.setOptions(sc.colours.map(option), sc.target);
+      second.setOptions(sc.colours.filter((c) => c !== sc.target).map(option), sc.second);
+      second.el.hidden = ctx.settings.task !== "vector";
+      count.set(ctx.settings.n_objects);
+    },
+    relabel() {
+      count.relabel(t("tr.objects"));
+      target.relabel(t("tr.target"));
+      second.relabel(t("tr.second"));
+    },
+  };
+}
+
 /**
  * The panel in `parent`. onScene(partial): the reader changed the scene's settings (count,
  * colours, a block's position: `moved` true while dragging). Returns {draw(), drawPrediction(),
@@ -39,17 +65,13 @@ function setInstruction(node, text) {
 export function displayScene(parent, { ctx, t, prediction, onScene }) {
   const s = () => ctx.settings;
   const slotColours = ctx.constants.slot_colours;
-  const spec = (name) => ctx.params.find((p) => p.name === name);
-  const colourName = (c) => t(`colour.${OBJECT_COLOURS[c].name}`);
+  const names = ctx.constants.colours; // the trainer's colours by index (a scene message's numbers)
+  const colourName = (c) => t(`colour.${names[c]}`);
   const left = html("div", { class: "panel scene-panel" }, parent);
   const svg = el("svg", { class: "scene", viewBox: "0 0 420 436", role: "group" }, left);
   const instruction = ctx.hl(el("text", { x: 34, y: 19, class: "instruction" }, svg), "q"); // the query's source
   const scene = tableScene(svg, { x: 34, y: 32, size: 360, tableCm: ctx.constants.table_cm });
-  const bar = html("div", { class: "toolbar scene-controls" }, left);
-  const countCtl = stepper(bar, { name: "tr-objects", label: t("tr.objects"), value: s().n_objects,
-    min: spec("n_objects").min, max: spec("n_objects").max, onChange: (v) => onScene({ n_objects: v }) });
-  const targetCtl = select(bar, { name: "tr-target", label: t("tr.target"), options: [], onChange: (v) => onScene({ target: Number(v) }) });
-  const secondCtl = select(bar, { name: "tr-second", label: t("tr.second"), options: [], onChange: (v) => onScene({ second: Number(v) }) });
+  const controls = sceneControls(left, { ctx, t, colourName, onScene });
   const legend = sceneLegend(left, t);
   const hint = html("p", { class: "hint" }, left);
   const blockLabel = (c, pos) => t("tr.block", { colour: colourName(c), x: Math.round(pos[0]), y: Math.round(pos[1]) });
@@ -71,18 +93,14 @@ export function displayScene(parent, { ctx, t, prediction, onScene }) {
 
   function draw() {
     const sc = sceneFrom(s(), slotColours);
-    const option = (c) => ({ value: c, label: colourName(c) });
-    targetCtl.setOptions(sc.colours.map(option), sc.target);
-    secondCtl.setOptions(sc.colours.filter((c) => c !== sc.target).map(option), sc.second);
-    secondCtl.el.hidden = s().task !== "vector";
-    countCtl.set(s().n_objects);
+    controls.show(sc);
     setInstruction(instruction, s().task === "vector"
       ? t("tr.instruction.vector", { a: colourName(sc.target), b: colourName(sc.second) })
       : t("tr.instruction.fetch", { a: colourName(sc.target) }));
     const focused = [...scene.blocks.children].indexOf(document.activeElement);
     scene.setBlocks(sc.colours.map((c, i) => ({
-      pos: sc.positions[i], colour: objectColour(c), label: blockLabel(c, sc.positions[i]),
-      letter: t(`colour.${OBJECT_COLOURS[c].name}.letter`), ink: [1, 2].includes(c) ? "#1f2328" : "#fff",
+      pos: sc.positions[i], colour: objectColour(names[c]), label: blockLabel(c, sc.positions[i]),
+      letter: t(`colour.${names[c]}.letter`), ink: DARK_INK.has(names[c]) ? "#1f2328" : "#fff",
     })), {
       onMove: moveBlock,
       onDrop: (i, p) => scene.handle(i)?.setAttribute("aria-label", blockLabel(sc.colours[i], p)),
@@ -104,9 +122,7 @@ export function displayScene(parent, { ctx, t, prediction, onScene }) {
     draw,
     drawAnswers,
     relabel() {
-      countCtl.relabel(t("tr.objects"));
-      targetCtl.relabel(t("tr.target"));
-      secondCtl.relabel(t("tr.second"));
+      controls.relabel();
       draw();
     },
   };
