@@ -1,22 +1,52 @@
-"""The page's own copies of logic that also runs in Python, on the cases both test suites read:
-the number formatting of the lesson's text (static/js/lib/lessonvalues.js, tests/cases/values.json)
-and the reading of settings from the URL (static/js/lib/state.js, tests/cases/settings.json).
-The try-it conditions have their own file (test_condition.py)."""
+"""The page's own copies of logic that also runs in Python, held to the cases both test suites
+read (tests/cases/): the try-it condition language (static/js/lib/condition.js against
+attnlab.lesson.conditions: the shared cases, and every condition of the lesson on the figures'
+real data), the number formatting of the lesson's text (lib/lessonvalues.js, values.json) and
+the reading of settings from the URL (lib/state.js against attnlab.params, settings.json)."""
 
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from attnlab.figures import compute_figure
+from attnlab.lesson import tries
+from attnlab.lesson.conditions import ConditionError, evaluate
+
 pytestmark = pytest.mark.e2e
 
+ERROR = "error"  # the expected outcome of a condition that cannot mean anything
 CASES = Path(__file__).parents[1] / "cases"
+_SHARED = json.loads((CASES / "conditions.json").read_text("utf-8"))
 VALUES = json.loads((CASES / "values.json").read_text("utf-8"))
 SETTINGS = json.loads((CASES / "settings.json").read_text("utf-8"))
+DATA: dict[str, Any] = _SHARED["data"]
+CASES: list[tuple[str, Any]] = [tuple(case) for case in _SHARED["cases"]]
+
+
+def _python(condition: str, data: Any) -> Any:
+    try:
+        return evaluate(condition, data)
+    except ConditionError:
+        return ERROR
+
+
+JS = """async ({cases}) => {
+  const { conditions, ConditionError } = await import("/static/js/lib/condition.js");
+  const reader = conditions();
+  return cases.map(([condition, data]) => {
+    try {
+      return reader.evaluate(condition, data);
+    } catch (error) {
+      return error instanceof ConditionError ? "error" : `crash: ${error}`;
+    }
+  });
+}"""
 
 
 @pytest.fixture(scope="module")
@@ -28,6 +58,56 @@ def lib_page(browser: Any, server: str) -> Iterator[Any]:
         yield page
     finally:
         context.close()
+
+
+def _in_browser(page: Any, cases: list[tuple[str, Any]]) -> list[Any]:
+    return page.evaluate(JS, {"cases": [list(c) for c in cases]})
+
+
+def test_the_shared_cases_agree(lib_page) -> None:
+    expected = [want for _, want in CASES]
+    assert [_python(c, DATA) for c, _ in CASES] == expected  # the list itself is right
+    assert _in_browser(lib_page, [(c, DATA) for c, _ in CASES]) == expected
+
+
+def _toward(v: tuple[float, float], length: float) -> list[float]:
+    return [x * length / math.hypot(*v) for x in v]
+
+
+def _figure_data() -> dict[str, list[dict[str, Any]]]:
+    """Real answers of the figures, in states that meet and that miss the lesson's conditions."""
+    from attnlab.figures.lookup import DEFAULT_KEYS
+
+    k0 = DEFAULT_KEYS[0:2]
+    settings = {
+        "lookup": [{}, {"q": _toward(k0, 7.0)}, {"q": [0.05, 0.05]}, {"mode": "hard"}],
+        "scaling": [{}, {"d_k": 256, "scaled": False}, {"d_k": 512, "scaled": True}],
+        "position": [{}, {"pe": "sinusoidal"}, {"pe": "rope", "m": 9, "n": 13}],
+        "depth": [{}, {"residual": False, "depth": 6}, {"norm": "none", "depth": 24}],
+        "kv-cache": [{}, {"mask": "block", "cache": False, "step": 8}],
+        "tokens": [{}, {"cameras": 4, "patch": 8}, {"cameras": 4, "patch": 8, "model": "7b"}],
+    }
+    out = {
+        name: [compute_figure(name, raw) for raw in variants] for name, variants in settings.items()
+    }
+    history = [{"step": 25 * i, "attn_err_cm": 30.0 / (i + 1), "attn_err6_cm": 31.0 / (i + 1),
+                "mlp_err_cm": 40.0 - i} for i in range(80)]  # fmt: skip
+    out["training"] = [
+        {"settings": {"task": t, "heads": h, "n_objects": n}, "history": history[:k]}
+        for t, h, n, k in (("fetch", 1, 6, 20), ("vector", 1, 4, 80), ("vector", 2, 4, 3))
+    ]
+    out["position"] += [{**out["position"][0], "settings": {"shift": s}} for s in (2, 3)]
+    return out
+
+
+def test_the_lesson_s_conditions_agree_on_real_figure_data(lib_page) -> None:
+    data = _figure_data()
+    cases = [(cond, d) for t in tries() for cond in t["when"] for d in data[t["figure"]]]
+    assert len(cases) > 50
+    python = [_python(c, d) for c, d in cases]
+    assert ERROR not in python
+    assert True in python and False in python  # the data meets some conditions, not all
+    assert _in_browser(lib_page, cases) == python
 
 
 def test_the_page_formats_the_shared_values(lib_page) -> None:
