@@ -29,6 +29,7 @@ from attnlab.tabletop.scenes import (
     fixed_test_sets,
     sample_scenes,
 )
+from attnlab.tabletop.trainer import THRESHOLDS_CM
 
 NAME = "training"
 PARAMS: tuple[Param, ...] = (
@@ -47,10 +48,11 @@ VIEW_PARAMS: tuple[Param, ...] = (
     Param("pos", "vector", DEFAULT_POSITIONS, "the display blocks as x1,y1,…,x6,y6 in cm",
           lo=0.0, hi=TABLE_CM, length=2 * MAX_SLOTS),
 )  # fmt: skip
-# What the view needs before the first answer: the table, the colours of the slots, and the
-# Step button's size (one evaluation interval of the trainer).
+# What the view needs before the first answer: the table, the colours of the slots, the Step
+# button's size (one evaluation interval of the trainer) and the errors whose first crossing the
+# readouts name.
 CONSTANTS = {"table_cm": TABLE_CM, "colours": COLOURS, "slot_colours": SLOT_COLOURS,
-             "eval_every": EVAL_EVERY}  # fmt: skip
+             "eval_every": EVAL_EVERY, "thresholds_cm": THRESHOLDS_CM}  # fmt: skip
 
 
 def display_scene(seed: int, n_objects: int, task: str) -> dict[str, Any]:

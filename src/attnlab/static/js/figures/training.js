@@ -92,7 +92,7 @@ export function mount(root, ctx) {
   const panels = html("div", { class: "panels" }, root);
   fig.scene = displayScene(panels, { ctx, t: fig.t, prediction: () => fig.run.prediction, onScene: fig.actions.scene });
   fig.curves = errorCurves(html("div", { class: "panel curves-panel" }, panels), fig.t);
-  fig.readouts = trainingReadouts(root, fig.t);
+  fig.readouts = trainingReadouts(root, fig.t, ctx.constants.thresholds_cm);
   fig.status = statusLine(root, { ctx, run: fig.run });
   fig.views = runViews(fig);
   fig.socket = trainSocket({ onMessage: (msg) => {

@@ -26,8 +26,8 @@ function headWeights(hw, t) {
   }).join(" · ");
 }
 
-/** Build the readout list in `parent`. */
-export function trainingReadouts(parent, t) {
+/** Build the readout list in `parent`; thresholds: the errors (cm) whose first crossing is named. */
+export function trainingReadouts(parent, t, thresholds) {
   const dl = html("dl", { class: "readouts" }, parent);
   const cells = {};
   for (const [key, label] of ROWS) {
@@ -77,7 +77,7 @@ export function trainingReadouts(parent, t) {
         { "data-value": record?.attn_err_cm, "data-value6": record?.attn_err6_cm });
       value("mlp", t("ro.err", { a: cm("mlp_err_cm"), b: cm("mlp_err6_cm") }),
         { "data-value": record?.mlp_err_cm, "data-value6": record?.mlp_err6_cm });
-      const hits = [3, 2, 1].map((cm) => [cm, firstBelow(cm)]).filter(([, r]) => r);
+      const hits = thresholds.map((cm) => [cm, firstBelow(cm)]).filter(([, r]) => r);
       const at2 = firstBelow(2);
       // the MLP's error is quoted at the 2 cm crossing, so it follows that item (F2.2)
       value("first", hits.length
