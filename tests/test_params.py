@@ -1,10 +1,13 @@
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
+from typing import Any
 
 import pytest
 
-from attnlab.params import Param, ParamError, parse_assignments, validate
+from attnlab.params import Param, ParamError, coerce, parse_assignments, validate
 
 PARAMS = (
     Param("d_k", "int", 64, "key width", lo=1, hi=1024, log=True),
@@ -112,3 +115,23 @@ def test_json_values_of_the_right_type_are_taken():
     assert validate(heads, {"heads": "2"}) == {"heads": 2}  # text: "2" is read as 2
     assert validate(PARAMS, {"scaled": "false", "q": "1,0"}) == {**validate(PARAMS, {}),
                     "scaled": False, "q": [1.0, 0.0]}  # fmt: skip
+
+
+SHARED = json.loads((Path(__file__).parent / "cases" / "settings.json").read_text("utf-8"))
+
+
+def _param(spec: dict[str, Any]) -> Param:
+    return Param(spec["name"], spec["kind"], spec["default"], lo=spec.get("min"),
+                 hi=spec.get("max"), choices=tuple(spec.get("choices", ())),
+                 length=spec.get("length", 0))  # fmt: skip
+
+
+@pytest.mark.parametrize(("spec", "text", "value"), SHARED["cases"])
+def test_text_is_read_as_the_page_reads_its_url(spec: str, text: str, value: Any) -> None:
+    """The shared cases (static/js/lib/state.js meets them in tests/e2e/test_shared_cases.py)."""
+    param = _param(SHARED["specs"][spec])
+    if value is None:
+        with pytest.raises(ParamError):
+            coerce(param, text, "text")
+    else:
+        assert coerce(param, text, "text") == value

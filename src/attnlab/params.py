@@ -21,8 +21,10 @@ from typing import Any, Literal
 Kind = Literal["int", "float", "bool", "choice", "vector"]
 Source = Literal["text", "json"]  # how raw values arrive: as text (URL, CLI) or as JSON values
 
-_TRUE = {"1", "true", "yes", "on"}
-_FALSE = {"0", "false", "no", "off"}
+# How a boolean may be spelled in text (any case, spaces around ignored); the page reads its URL
+# the same way (static/js/lib/state.js; tests/cases/settings.json holds the two together).
+_TRUE = {"1", "true"}
+_FALSE = {"0", "false"}
 
 
 class ParamError(ValueError):

@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from attnlab import lesson
-from attnlab.lesson_values import format_value, slot_tex
+from attnlab.lesson.values import format_value, slot_tex
 
 pytestmark = pytest.mark.e2e
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from attnlab.figures import figure_modules
 from attnlab.web.config import PACKAGE_STATIC
-from attnlab.web.figures_api import available_figures
 
 FILES = {
     "index.html": ("<!doctype html><title>t</title>", "text/html"),
@@ -74,7 +74,7 @@ def test_the_package_ships_the_page(client) -> None:
 
 def test_openapi_describes_each_figure_s_bounded_settings(client) -> None:
     spec = client.get("/openapi.json").json()
-    for name, module in available_figures().items():
+    for name, module in figure_modules().items():
         path = spec["paths"][f"/api/figures/{name}"]
         query = {p["name"]: p["schema"] for p in path["get"]["parameters"]}
         body = path["post"]["requestBody"]["content"]["application/json"]["schema"]

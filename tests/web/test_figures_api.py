@@ -8,10 +8,10 @@ import math
 import numpy as np
 import pytest
 
-from attnlab.figures import MODULES, compute_figure
-from attnlab.web.figures_api import available_figures
+from attnlab.figures import MODULES, compute_figure, figure_modules
+from attnlab.figures.registry import FIGURES as REGISTRY
 
-FIGURES = available_figures()
+FIGURES = figure_modules()
 NAMES = list(FIGURES)
 
 
@@ -201,3 +201,16 @@ def test_no_value_of_any_setting_gets_a_500(client, name) -> None:
 def test_strange_query_strings_are_answered(client) -> None:
     for query in ("?d_k=%ff", "?=1", "?d_k", "?%00=1", "?d_k=1&&&", "?" + "x=1&" * 300):
         assert client.get(f"/api/figures/scaling{query}").status_code in (200, 422), query
+
+
+def test_listing_describes_each_figure_for_the_page(client) -> None:
+    """The page builds each shell (number, section) and reads its constants from the listing."""
+    listing = client.get("/api/figures").json()
+    for entry, fig in zip(listing, REGISTRY, strict=True):
+        assert {k: entry[k] for k in ("name", "number", "section", "wide")} == fig.describe()
+        module = FIGURES[fig.name]
+        view_params = [p.describe() for p in getattr(module, "VIEW_PARAMS", ())]
+        assert entry["view_params"] == json.loads(json.dumps(view_params))
+        assert entry["constants"] == json.loads(json.dumps(getattr(module, "CONSTANTS", {})))
+    training = next(e for e in listing if e["name"] == "training")
+    assert training["constants"]["table_cm"] == 80.0 and training["constants"]["eval_every"] > 0

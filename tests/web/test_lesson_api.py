@@ -15,7 +15,7 @@ import pytest
 from attnlab import lesson
 from attnlab.claims import all_checks, clear_caches, run_claim
 from attnlab.claims.runner import Measurements
-from attnlab.lesson_values import format_value
+from attnlab.lesson.values import format_value
 from attnlab.web import create_app
 
 with warnings.catch_warnings():  # see tests/web/conftest.py: a packaging warning of Starlette's

@@ -6,12 +6,12 @@ import jsonschema_rs  # schemathesis's own JSON Schema validator (comes with it)
 import pytest
 from pydantic import ValidationError
 
+from attnlab.figures import figure_modules
 from attnlab.params import Param, ParamError, validate
 from attnlab.plain import plain
-from attnlab.web.figures_api import available_figures
 from attnlab.web.schemas import query_parameters, settings_model
 
-FIGURES = available_figures()
+FIGURES = figure_modules()
 
 
 def _probes(p: Param) -> list[object]:
@@ -122,5 +122,5 @@ def test_every_route_documents_the_guard_s_refusals_and_its_own(client) -> None:
             if op.get("parameters") or op.get("requestBody"):
                 assert "422" in codes, (method, path)
     assert "413" in paths["/api/figures/lookup"]["post"]["responses"]
-    assert {"200", "202", "503"} <= set(paths["/api/claims"]["get"]["responses"])
+    assert {"200", "202"} <= set(paths["/api/claims"]["get"]["responses"])  # 503 is gone: no guard
     assert "409" in paths["/api/claims/rerun"]["post"]["responses"]

@@ -1,9 +1,10 @@
 """The registry behind `attnlab reproduce`: every number the lesson states, measured.
 
 Ids come from shared/CLAIMS.md and are stable: code, tests, the page and the lesson's text
-("try it" tasks, `{{F2.2.steps}}` placeholders) all refer to them. Each figure area has a module
-(`fig1` … `fig7`) with a `CHECKS` tuple; an id may have a fast check and a slow one (a multi-seed
-sweep), and `full=True` prefers the slow one.
+("try it" tasks, `{{F2.2.steps}}` placeholders) all refer to them. Each figure of
+`attnlab.figures.registry` has a module `fig{number}` with a `CHECKS` tuple (its F ids, and the
+lesson-wide M and E ids that its figure measures); an id may have a fast check and a slow one
+(a multi-seed sweep), and `full=True` prefers the slow one.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from attnlab.claims.base import ClaimCheck, ClaimResult
+from attnlab.figures.registry import FIGURES
 from attnlab.params import ParamError
 
 __all__ = [
@@ -26,19 +28,13 @@ __all__ = [
 ]
 
 CLAIM_IDS: tuple[str, ...] = (
-    *(f"F1.{i}" for i in range(1, 5)),
-    *(f"F2.{i}" for i in range(1, 10)),
-    *(f"F3.{i}" for i in range(1, 4)),
-    *(f"F4.{i}" for i in range(1, 5)),
-    *(f"F5.{i}" for i in range(1, 4)),
-    *(f"F6.{i}" for i in range(1, 4)),
-    *(f"F7.{i}" for i in range(1, 6)),
+    *(cid for fig in FIGURES for cid in fig.claim_ids),
     "M1",
     "M2",
     *(f"E{i}" for i in range(1, 6)),
 )
 
-_MODULES = ("fig1", "fig2", "fig3", "fig4", "fig5", "fig6", "fig7")
+_MODULES = tuple(fig.claims_module for fig in FIGURES)
 
 
 @lru_cache(maxsize=1)

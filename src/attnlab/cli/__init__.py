@@ -29,13 +29,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in SUBCOMMANDS if only not in SUBCOMMANDS else (only,):
-        try:
-            module = importlib.import_module(f"attnlab.cli.{name}")
-        except ModuleNotFoundError as err:  # a subcommand not built yet
-            if err.name != f"attnlab.cli.{name}":
-                raise
-            continue
-        module.add_parser(sub)
+        importlib.import_module(f"attnlab.cli.{name}").add_parser(sub)
     return parser
 
 

@@ -1,4 +1,4 @@
-"""Static slide versions of the lesson's seven figures, as PNG or SVG (matplotlib, Agg).
+"""Static slide versions of the lesson's figures, as PNG or SVG (matplotlib, Agg).
 
 `export_figure(name, settings, path, fmt=...)` computes the figure's data through
 `attnlab.figures.compute_figure` (the same numbers the page shows; nothing is recomputed here)
@@ -22,19 +22,12 @@ from matplotlib.figure import Figure
 
 from attnlab.export import style
 from attnlab.figures import compute_figure, figure_module
+from attnlab.figures.registry import FIGURES
 from attnlab.params import ParamError, validate
 from attnlab.plain import plain
 
-# figure name (as in attnlab.figures.MODULES) -> drawing module under attnlab.export
-DRAWERS: dict[str, str] = {
-    "lookup": "lookup",
-    "training": "training",
-    "scaling": "scaling",
-    "position": "position",
-    "depth": "depth",
-    "kv-cache": "kv_cache",
-    "tokens": "tokens",
-}
+# figure name -> drawing module under attnlab.export (attnlab.figures.registry lists both)
+DRAWERS: dict[str, str] = {f.name: f.export for f in FIGURES if f.export}
 FORMATS = ("png", "svg")
 
 __all__ = ["DRAWERS", "FORMATS", "export_figure", "export_figures", "render"]

@@ -1,8 +1,11 @@
 """The lesson's figures as pure computations: settings in, plain JSON-safe data out.
 
 Each module names its section and figure, declares `NAME`, `PARAMS` (a tuple of
-`attnlab.params.Param`) and `compute(**settings) -> dict`. The CLI (`attnlab figure`), the web
-API and the tests all go through `compute_figure`, so validation happens in one place.
+`attnlab.params.Param`) and `compute(**settings) -> dict`, and may declare `CONSTANTS` (plain
+data the page's view needs before its first answer) and `VIEW_PARAMS` (settings the page keeps
+in its URL but never sends here). The figures themselves are listed once, in
+`attnlab.figures.registry`. The CLI (`attnlab figure`), the web API and the tests all go through
+`compute_figure`, so validation happens in one place.
 """
 
 from __future__ import annotations
@@ -12,21 +15,14 @@ from collections.abc import Mapping
 from types import ModuleType
 from typing import Any
 
+from attnlab.figures.registry import FIGURES
 from attnlab.params import ParamError, Source, validate
 from attnlab.plain import plain
 
 # name used by the CLI, the web API and the page -> module under attnlab.figures
-MODULES: dict[str, str] = {
-    "lookup": "lookup",  # FIG 1
-    "training": "training",  # FIG 2 (static parts; live training runs in tabletop.trainer)
-    "scaling": "scaling",  # FIG 3
-    "position": "position",  # FIG 4
-    "depth": "depth",  # FIG 5
-    "kv-cache": "kv_cache",  # FIG 6
-    "tokens": "tokens",  # FIG 7
-}
+MODULES: dict[str, str] = {f.name: f.module for f in FIGURES}
 
-__all__ = ["MODULES", "ParamError", "compute_figure", "figure_module"]
+__all__ = ["MODULES", "ParamError", "compute_figure", "figure_module", "figure_modules"]
 
 
 def figure_module(name: str) -> ModuleType:
@@ -34,6 +30,11 @@ def figure_module(name: str) -> ModuleType:
     if name not in MODULES:
         raise ParamError("figure", f"unknown figure {name!r}; one of {', '.join(MODULES)}")
     return importlib.import_module(f"attnlab.figures.{MODULES[name]}")
+
+
+def figure_modules() -> dict[str, ModuleType]:
+    """Every figure's module, in lesson order."""
+    return {name: figure_module(name) for name in MODULES}
 
 
 def compute_figure(

@@ -23,10 +23,12 @@ from attnlab.nn.attention import attention
 from attnlab.nn.ops import softmax_backward
 from attnlab.params import Param
 
+# the table is TABLE_CM × TABLE_CM, origin at one corner
+from attnlab.tabletop.scenes import TABLE_CM
+
 NAME = "lookup"
 
 D = 2  # key and query dimension
-TABLE_CM = 80.0  # the table is TABLE_CM × TABLE_CM, origin at one corner
 Q_MAX = 8.0  # bound on each component of q and of a moved key
 # The circle the default keys lie on; |q| then sets how sharp the lookup is. Radius 2 (not 1): a
 # query aimed at a key passes weight 0.9 at |q| ≈ 3.0, well inside FIG 1's plot (±5), where on the
@@ -60,6 +62,8 @@ PARAMS: tuple[Param, ...] = (
           "the 5 values v_i (table positions in cm) as x1,y1,…,x5,y5",
           lo=0.0, hi=TABLE_CM, length=D * len(COLOURS)),
 )  # fmt: skip
+# what the page draws before the first answer: the table, the objects (key i at 72°·i)
+CONSTANTS = {"table_cm": TABLE_CM, "colours": COLOURS}
 
 
 def convex_hull(points: np.ndarray) -> np.ndarray:

@@ -29,6 +29,7 @@ import numpy as np
 from attnlab.nn.attention import attention
 from attnlab.nn.positional import rope_rotate, sinusoidal_encoding, sinusoidal_frequencies
 from attnlab.params import Param
+from attnlab.tabletop.scenes import TABLE_CM
 
 NAME = "position"
 
@@ -37,7 +38,6 @@ N_POSITIONS = 64
 OMEGA_ROPE = 0.35  # rad per position, the RoPE panel's single pair
 D_MODEL = 8  # width of the trajectory layer
 LAYER_SEED = 0
-TABLE_CM = 80.0
 # A reach from the gripper's home corner to a cup, bending on the way (cm).
 WAYPOINTS_CM = ((10.0, 10.0), (17.0, 25.0), (27.0, 37.0), (39.0, 46.0), (51.0, 52.0), (62.0, 55.0))
 PE_CHOICES = ("none", "sinusoidal", "rope")
@@ -51,6 +51,14 @@ PARAMS: tuple[Param, ...] = (
     Param("pe", "choice", "none", "position encoding of the trajectory layer",
           choices=PE_CHOICES),
 )  # fmt: skip
+# Kept in the page's URL, never sent here: whether the reversed trajectory's bars are shown (the
+# answer always has both orders), and how many times in a row "m, n + 1" moved both RoPE
+# positions with q and k untouched (the lesson's try-it "rope-shift" reads it).
+VIEW_PARAMS: tuple[Param, ...] = (
+    Param("reversed", "bool", False, "show the reversed trajectory's bars"),
+    Param("shift", "int", 0, "moves of m and n together in a row", lo=0, hi=N_POSITIONS - 1),
+)
+CONSTANTS = {"table_cm": TABLE_CM, "n_positions": N_POSITIONS, "d_pe": D_PE}
 
 
 @dataclass(frozen=True)

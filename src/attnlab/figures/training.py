@@ -21,18 +21,38 @@ from attnlab.tabletop.model import D_K, D_V, CrossAttention
 from attnlab.tabletop.scenes import (
     HALF_CM,
     MAX_SLOTS,
+    N_COLOURS,
+    TABLE_CM,
     TEST_SIZE,
     TRAIN_OBJECTS,
     fixed_test_sets,
     sample_scenes,
 )
 from attnlab.tabletop.seed_batch import BATCH, ERROR_KEYS, EVAL_EVERY, INIT_SCHEME, LR, seed_streams
+from attnlab.tabletop.trainer import THRESHOLDS_CM
 
 NAME = "training"
 PARAMS: tuple[Param, ...] = (
     *TRAIN_PARAMS,
     Param("n_objects", "int", 4, "objects in the display scene (6 never occurs in training)", 2, 6),
 )
+
+# The page's display scene, kept in its URL and sent over the training socket, never here. Its
+# six slots have these colours (indices into COLOURS), in order: the default four blocks are
+# green, blue, red, yellow; orange only appears with six blocks.
+SLOT_COLOURS = (3, 4, 0, 2, 5, 1)
+DEFAULT_POSITIONS = (20.0, 58.0, 58.0, 66.0, 62.0, 24.0, 26.0, 22.0, 42.0, 44.0, 70.0, 48.0)
+VIEW_PARAMS: tuple[Param, ...] = (
+    Param("target", "int", 3, "the colour to fetch (A)", lo=0, hi=N_COLOURS - 1),
+    Param("second", "int", 4, "the second colour (B, vector task)", lo=0, hi=N_COLOURS - 1),
+    Param("pos", "vector", DEFAULT_POSITIONS, "the display blocks as x1,y1,…,x6,y6 in cm",
+          lo=0.0, hi=TABLE_CM, length=2 * MAX_SLOTS),
+)  # fmt: skip
+# What the view needs before the first answer: the table, the colours of the slots, the Step
+# button's size (one evaluation interval of the trainer) and the errors whose first crossing the
+# readouts name.
+CONSTANTS = {"table_cm": TABLE_CM, "colours": COLOURS, "slot_colours": SLOT_COLOURS,
+             "eval_every": EVAL_EVERY, "thresholds_cm": THRESHOLDS_CM}  # fmt: skip
 
 
 def display_scene(seed: int, n_objects: int, task: str) -> dict[str, Any]:

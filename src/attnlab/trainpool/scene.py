@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from attnlab.params import ParamError
+from attnlab.tabletop.scenes import MAX_SLOTS as MAX_OBJECTS
+from attnlab.tabletop.scenes import N_COLOURS, TABLE_CM  # colours by index: red, orange, …
 
-N_COLOURS = 6  # the tabletop's colours: red, orange, yellow, green, blue, purple (by index)
-TABLE_CM = 80.0
-MAX_OBJECTS = 6
+__all__ = ["MAX_OBJECTS", "N_COLOURS", "TABLE_CM", "Scene", "checked_scene"]
 
 
 @dataclass(frozen=True)

@@ -15,10 +15,11 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 
 from attnlab import __version__
+from attnlab.figures import figure_modules
 from attnlab.trainpool.service import TrainingService
 from attnlab.web.claims_api import claims_router
 from attnlab.web.config import WebSettings, settings_from_env
-from attnlab.web.figures_api import available_figures, figures_router
+from attnlab.web.figures_api import figures_router
 from attnlab.web.guard import Guard, document_refusals
 from attnlab.web.inputs import InputError, error_response, printable
 from attnlab.web.lesson_api import lesson_router
@@ -58,7 +59,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     )
     app.state.limits = limits
     app.state.training = training
-    app.include_router(figures_router(available_figures(), limits))
+    app.include_router(figures_router(figure_modules(), limits))
     app.include_router(claims_router())
     app.include_router(lesson_router())
     app.include_router(training_router())

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, FastAPI, HTTPException, Request
+from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import JSONResponse
 
-from attnlab.claims import CLAIM_IDS
+from attnlab.claims import all_checks
 from attnlab.claims.runner import Measurements
 from attnlab.params import Param, validate
 from attnlab.plain import plain
@@ -38,14 +38,6 @@ def _query(ids: list[str]) -> list[dict[str, Any]]:
     ]
 
 
-def _known_ids() -> list[str]:
-    try:
-        from attnlab.claims import all_checks  # imports every figure's checks
-    except ImportError:  # a claims module not written yet: GET /api/claims answers 503
-        return list(CLAIM_IDS)
-    return list(all_checks())
-
-
 RETRY_AFTER_S = 1
 
 
@@ -61,9 +53,8 @@ def claims_router() -> APIRouter:
     router = APIRouter(prefix="/api", tags=["claims"])
 
     summary = "The lesson's claims, measured (fast checks unless full=true); 202: ask again"
-    responses = error_responses(422, 503) | {200: CLAIM_LIST, 202: MEASURING_LATER}
-
-    extra = {"parameters": _query(_known_ids())}
+    responses = error_responses(422) | {200: CLAIM_LIST, 202: MEASURING_LATER}
+    extra = {"parameters": _query(list(all_checks()))}
 
     @router.get("/claims", summary=summary, openapi_extra=extra, responses=responses)
     async def claims(request: Request) -> JSONResponse:
@@ -73,10 +64,7 @@ def claims_router() -> APIRouter:
         ids = None if only is None else only.split(",")
         if ids is not None and not all(i.strip() for i in ids):
             raise InputError(("query", "only"), "only: expected claim ids separated by commas")
-        try:
-            results, pending = checked("query", runner(request.app).answer, ids, full)
-        except ImportError as err:  # a claims module not written yet
-            raise HTTPException(503, f"claims are not available: {err}") from None
+        results, pending = checked("query", runner(request.app).answer, ids, full)
         if pending:
             body = {"pending": pending, "detail": "being measured; ask again shortly"}
             return JSONResponse(body, 202, headers={"Retry-After": str(RETRY_AFTER_S)})

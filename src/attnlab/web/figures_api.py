@@ -1,13 +1,12 @@
-"""`/api/figures`: every figure's settings, and its data for given settings (FIG 1 … FIG 7).
+"""`/api/figures`: every figure's description, and its data for given settings.
 
 Handlers are thin: read the raw settings, let `attnlab.figures.compute_figure` validate and
-compute, return its plain data. Each importable figure gets its own GET and POST route so that
+compute, return its plain data. Each figure gets its own GET and POST route so that
 `/openapi.json` shows its typed, bounded settings; a catch-all answers unknown names with 404.
 """
 
 from __future__ import annotations
 
-import logging
 from types import ModuleType
 from typing import Any
 
@@ -15,7 +14,8 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 
-from attnlab.figures import MODULES, compute_figure, figure_module
+from attnlab.figures import compute_figure
+from attnlab.figures.registry import by_name
 from attnlab.web.config import WebSettings
 from attnlab.web.inputs import body_settings, checked, query_settings
 from attnlab.web.schemas import (
@@ -27,29 +27,15 @@ from attnlab.web.schemas import (
     settings_model,
 )
 
-log = logging.getLogger("attnlab.web")
-
-
-def available_figures() -> dict[str, ModuleType]:
-    """Figures whose module imports, in lesson order (others may still be being written)."""
-    out: dict[str, ModuleType] = {}
-    for name in MODULES:
-        try:
-            out[name] = figure_module(name)
-        except Exception as err:  # a half-written figure must not keep the lesson from starting
-            log.warning("figure %s is not available: %s: %s", name, type(err).__name__, err)
-    return out
-
 
 def figures_router(figures: dict[str, ModuleType], limits: WebSettings) -> APIRouter:
     router = APIRouter(prefix="/api", tags=["figures"])
-    listing = [{"name": n, "params": [p.describe() for p in m.PARAMS]} for n, m in figures.items()]
-
-    listing_schema = {"type": "array", "items": {"type": "object", "required": ["name", "params"]}}
+    listing = [_describe(name, module) for name, module in figures.items()]
+    listing_schema = {"type": "array", "items": {"type": "object", "required": list(listing[0])}}
 
     @router.get(
         "/figures",
-        summary="Every figure and its settings (defaults, ranges)",
+        summary="Every figure: its number, section, settings (defaults, ranges) and constants",
         responses={200: json_response("every figure's settings", listing_schema)}
         | error_responses(),
     )
@@ -61,11 +47,21 @@ def figures_router(figures: dict[str, ModuleType], limits: WebSettings) -> APIRo
 
     @router.api_route("/figures/{name}", methods=["GET", "POST"], include_in_schema=False)
     def unknown_figure(name: str) -> None:
-        if name in MODULES:  # declared, but its module did not import when the server started
-            raise HTTPException(503, f"figure {name!r} is not available yet")
         raise HTTPException(404, f"unknown figure {name!r}; one of {', '.join(figures)}")
 
     return router
+
+
+def _describe(name: str, module: ModuleType) -> dict[str, Any]:
+    """A figure for the page: its shell (number, section), settings and the constants its view
+    needs before the first answer (attnlab.figures.registry, the module's PARAMS, VIEW_PARAMS,
+    CONSTANTS)."""
+    return {
+        **by_name(name).describe(),
+        "params": [p.describe() for p in module.PARAMS],
+        "view_params": [p.describe() for p in getattr(module, "VIEW_PARAMS", ())],
+        "constants": getattr(module, "CONSTANTS", {}),
+    }
 
 
 def _add_figure_routes(

@@ -40,7 +40,6 @@ _WHY = {
     409: "the claims are being measured now",
     413: "the body is larger than the server accepts",
     422: "a setting is missing, unknown, of the wrong type or out of range",
-    503: "this part of the lesson is not available (its module did not load)",
 }
 
 

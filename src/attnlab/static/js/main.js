@@ -1,5 +1,5 @@
 // The page's controller: loads the figure descriptions, both string catalogues and the lesson's
-// text, builds the ONE state object (the URL hash wins over the defaults), mounts each figure
+// text, builds each figure's shell from its description (lib/figureshells.js), the ONE state object (the URL hash wins over the defaults), mounts each figure
 // view, puts the text around the figures, and wires the one-way flow
 //   reader's action → state (→ URL) → API → view.update(data) → "attnlab:figure-data" (try-its).
 // Views live in ./figures/<name>.js and export mount(root, ctx) → {update(data), relabel?(),
@@ -8,6 +8,7 @@
 
 import { getJSON } from "./lib/api.js";
 import { createClaimsPanel } from "./lib/claimspanel.js";
+import { buildShells, figureNumbers, linkStyles } from "./lib/figureshells.js";
 import { initHighlight } from "./lib/highlight.js";
 import { applyI18n, browserLang, loadCatalogues, translator } from "./lib/i18n.js";
 import { createLesson, keepPlace } from "./lib/lesson.js";
@@ -75,9 +76,9 @@ async function loadFigureList() {
 }
 
 /** The lesson's text, try-its, exercises, glossary and the "check the numbers" panel. */
-function startLesson({ store, t, announce, markSymbols }) {
+function startLesson({ store, t, announce, markSymbols, numbers }) {
   const progress = createProgress();
-  const lesson = createLesson({ t, announce, markSymbols, progress });
+  const lesson = createLesson({ t, announce, markSymbols, progress, numbers });
   const panel = createClaimsPanel(document.getElementById("check-panel"), {
     t, announce, progress,
     onValues: (values) => lesson.setValues(values),
@@ -123,14 +124,14 @@ async function start() {
   const firstText = getJSON(`/api/lesson/${firstLang}`);
   firstText.catch(() => {}); // a failure is reported when the text is shown
   const [catalogues, figures] = await Promise.all([loadCatalogues(), loadFigureList()]);
-  const roots = [...document.querySelectorAll("figure[data-fig]")];
-  const views = await figureViews(roots, figures.list);
+  const numbers = figureNumbers(figures.list);
+  const [views] = await Promise.all([figureViews(buildShells(figures.list), figures.list), linkStyles(figures.list)]);
   const store = createStore(views.specs, { hash: window.location.hash, lang: browserLang() });
   const t = translator(catalogues, () => store.state.lang);
   const markSymbols = initHighlight(document);
   const announce = createAnnouncer(document.getElementById("announcer"));
-  const notice = createNotice(document.getElementById("link-notice"), { t, store });
-  const text = startLesson({ store, t, announce, markSymbols });
+  const notice = createNotice(document.getElementById("link-notice"), { t, store, numbers });
+  const text = startLesson({ store, t, announce, markSymbols, numbers });
   text.lesson.prime(firstLang, firstText);
 
   const writeURL = debounce(() => {

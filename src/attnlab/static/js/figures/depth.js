@@ -17,10 +17,8 @@ import { slider } from "../lib/slider.js";
 import { el, html } from "../lib/svg.js";
 import { loadViewStrings, viewTranslator } from "../lib/viewstrings.js";
 
-const STRINGS = await loadViewStrings("views-b");
+const STRINGS = await loadViewStrings("depth");
 
-const MAX_DEPTH = 24;
-const MAX_SEED = 999_999;
 // Fixed axes, so that switching a part off moves the curve instead of rescaling the chart:
 // diversity reaches rounding error (~1e−16) when the tokens collapse; the RMS reaches ~1e9.
 const DIVERSITY_DOMAIN = [1e-17, 1];
@@ -29,9 +27,9 @@ const CHART = { width: 330, height: 250, margin: { top: 12, right: 12, bottom: 4
 const ANNOUNCE_MS = 500; // a drag changes the layer many times a second; say only where it stops
 
 /** A log-y chart of one per-layer series with a vertical marker and a dot at the chosen layer. */
-function layerChart(parent, { colour, domain, every, ariaKey, t }) {
+function layerChart(parent, { colour, domain, every, ariaKey, t, maxDepth }) {
   const svg = el("svg", { class: "chart layer-chart", role: "img" }, parent);
-  const chart = lineChart(svg, { ...CHART, x: { domain: [0, MAX_DEPTH], label: t("dp.x") },
+  const chart = lineChart(svg, { ...CHART, x: { domain: [0, maxDepth], label: t("dp.x") },
     y: { domain, log: true, label: "", format: everyNthPower(every) } });
   chart.series("v", { colour, width: 2.5 });
   const marker = el("g", { class: "layer-marker" }, svg);
@@ -103,6 +101,7 @@ function cosineMatrix(parent, t) {
 export function mount(root, ctx) {
   const t = viewTranslator(STRINGS, ctx); // reads ctx.lang at each call: always current
   const s = () => ctx.settings;
+  const spec = (name) => ctx.params.find((p) => p.name === name); // ranges and choices: the server's
   let data = null;
   const speak = settledAnnouncer(ctx.announce, { delay: ANNOUNCE_MS });
   root.classList.add("fig-depth");
@@ -113,13 +112,13 @@ export function mount(root, ctx) {
   const residualCtl = segmented(bar, { name: "dp-res", label: t("dp.residual"), value: s().residual,
     options: onOff(), onChange: (v) => change({ residual: v }) });
   const normCtl = segmented(bar, { name: "dp-norm", label: t("dp.norm"), value: s().norm,
-    options: ["none", "pre", "post"].map((v) => ({ value: v, label: t(`dp.norm.${v}`) })),
+    options: spec("norm").choices.map((v) => ({ value: v, label: t(`dp.norm.${v}`) })),
     onChange: (v) => change({ norm: v }) });
   const mlpCtl = segmented(bar, { name: "dp-mlp", label: t("dp.mlp"), value: s().mlp,
     options: onOff(), onChange: (v) => change({ mlp: v }) });
   const bar2 = html("div", { class: "toolbar" }, root);
   const depthCtl = slider(bar2, { name: "dp-depth", label: t("dp.depth"), value: s().depth, min: 1,
-    max: MAX_DEPTH, onChange: setDepth });
+    max: spec("depth").max, onChange: setDepth });
   const layerCtl = slider(bar2, { name: "dp-layer", label: t("dp.layer"), value: Math.min(s().layer, s().depth),
     min: 0, max: s().depth, onChange: (v) => change({ layer: v }) });
   const actions = html("div", { class: "actions" }, bar2);
@@ -130,10 +129,10 @@ export function mount(root, ctx) {
   const diagram = blockDiagram(diagramSvg, t);
   const panels = html("div", { class: "panels" }, root);
   const divPanel = panel(panels, t("dp.diversity"));
-  const diversity = layerChart(divPanel.box, { colour: PALETTE.value, domain: DIVERSITY_DOMAIN, every: 4,
+  const diversity = layerChart(divPanel.box, { colour: PALETTE.value, domain: DIVERSITY_DOMAIN, every: 4, maxDepth: spec("depth").max,
     ariaKey: "dp.diversity.aria", t });
   const rmsPanel = panel(panels, t("dp.rms"));
-  const rmsChart = layerChart(rmsPanel.box, { colour: PALETTE.attention, domain: RMS_DOMAIN, every: 2,
+  const rmsChart = layerChart(rmsPanel.box, { colour: PALETTE.attention, domain: RMS_DOMAIN, every: 2, maxDepth: spec("depth").max,
     ariaKey: "dp.rms.aria", t });
   const cosPanel = panel(panels, "");
   const cosine = cosineMatrix(cosPanel.box, t);
@@ -158,7 +157,7 @@ export function mount(root, ctx) {
 
   function reseed() {
     let seed = s().seed;
-    while (seed === s().seed) seed = Math.floor(Math.random() * (MAX_SEED + 1));
+    while (seed === s().seed) seed = Math.floor(Math.random() * (spec("seed").max + 1));
     change({ seed });
   }
 
@@ -203,7 +202,7 @@ export function mount(root, ctx) {
 
   function relabel() {
     residualCtl.relabel(t("dp.residual"), [t("dp.on"), t("dp.off")]);
-    normCtl.relabel(t("dp.norm"), ["none", "pre", "post"].map((v) => t(`dp.norm.${v}`)));
+    normCtl.relabel(t("dp.norm"), spec("norm").choices.map((v) => t(`dp.norm.${v}`)));
     mlpCtl.relabel(t("dp.mlp"), [t("dp.on"), t("dp.off")]);
     depthCtl.relabel(t("dp.depth"));
     layerCtl.relabel(t("dp.layer"));

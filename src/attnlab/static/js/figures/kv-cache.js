@@ -12,9 +12,8 @@ import { el, html } from "../lib/svg.js";
 import { settledAnnouncer } from "../lib/settledannounce.js";
 import { loadViewStrings, viewTranslator } from "../lib/viewstrings.js";
 
-const STRINGS = await loadViewStrings("views-b");
+const STRINGS = await loadViewStrings("kv-cache");
 
-const MASKS = ["bidirectional", "causal", "block"];
 const PLAY_MS = 900; // one pass per beat: slow enough to read the counter
 const ANNOUNCE_MS = 350;
 const CELL = 26;
@@ -71,6 +70,7 @@ function totalsBars(parent, t) {
 export function mount(root, ctx) {
   const t = viewTranslator(STRINGS, ctx);
   const s = () => ctx.settings;
+  const masks = ctx.params.find((p) => p.name === "mask").choices; // the server's
   let data = null;
   let playTimer = null;
   const speak = settledAnnouncer(ctx.announce, { delay: ANNOUNCE_MS });
@@ -79,7 +79,7 @@ export function mount(root, ctx) {
   // ---- controls ------------------------------------------------------------------------------
   const bar = html("div", { class: "toolbar" }, root);
   const maskCtl = segmented(bar, { name: "kv-mask", label: t("kv.mask"), value: s().mask,
-    options: MASKS.map((m) => ({ value: m, label: t(`kv.mask.${m}`) })), onChange: (v) => change({ mask: v }) });
+    options: masks.map((m) => ({ value: m, label: t(`kv.mask.${m}`) })), onChange: (v) => change({ mask: v }) });
   const cacheCtl = segmented(bar, { name: "kv-cache", label: t("kv.cache"), value: s().cache,
     options: [{ value: true, label: t("kv.on") }, { value: false, label: t("kv.off") }],
     onChange: (v) => change({ cache: v }) });
@@ -206,7 +206,7 @@ export function mount(root, ctx) {
       draw(d);
     },
     relabel() {
-      maskCtl.relabel(t("kv.mask"), MASKS.map((m) => t(`kv.mask.${m}`)));
+      maskCtl.relabel(t("kv.mask"), masks.map((m) => t(`kv.mask.${m}`)));
       cacheCtl.relabel(t("kv.cache"), [t("kv.on"), t("kv.off")]);
       resetBtn.textContent = t("kv.reset");
       keyLegend.relabel();

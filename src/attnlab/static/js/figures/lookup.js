@@ -15,16 +15,14 @@ import { axis, clear, draggable, el, html, linear } from "../lib/svg.js";
 import { tableScene } from "../lib/table.js";
 import { loadViewStrings, viewTranslator } from "../lib/viewstrings.js";
 
-const STRINGS = await loadViewStrings("views-a");
+const STRINGS = await loadViewStrings("lookup");
 
-// attnlab.figures.lookup.COLOURS: the objects in colour-wheel order (key i at 72°·i).
-const COLOURS = ["red", "yellow", "green", "blue", "purple"];
 const DARK_INK = new Set(["yellow", "orange"]); // letters on light blocks are drawn dark
 const KEY_STEP = 0.1; // arrow keys move q or a key by 0.1 (Shift: 1)
 const SIZE = 340; // key space and table are drawn in the same px size, side by side
 const VIEW_BOUND = 5; // the key space's usual half-width (see mount)
 
-const pairs = (flat) => COLOURS.map((_, i) => [flat[2 * i], flat[2 * i + 1]]);
+const pairs = (flat) => Array.from({ length: flat.length / 2 }, (_, i) => [flat[2 * i], flat[2 * i + 1]]);
 const flatten = (list) => list.flatMap(([a, b]) => [+a.toFixed(2), +b.toFixed(2)]);
 
 /** The key plane: grid, axes through the origin, the default keys' circle; scales both ways. */
@@ -83,7 +81,7 @@ function queryArrow(plane, layer, { t, ctx, onEnd }) {
 /** The five key dots (draggable, lettered); returns draw() placing them from the settings. */
 function keyDots(plane, layer, { t, ctx, onEnd }) {
   const keyAt = (i) => pairs(ctx.settings.keys)[i];
-  const handles = COLOURS.map((name, i) => {
+  const handles = ctx.constants.colours.map((name, i) => {
     const g = el("g", { class: "key-handle" }, layer);
     el("circle", { r: 11, class: "focus-ring" }, g);
     el("circle", { r: 8, fill: objectColour(name), class: "key-dot" }, g);
@@ -121,7 +119,7 @@ function drawScores(plane, layer, keys, scores) {
   });
 }
 
-/** Left: key space. Keys under the arrow (it lets pointer events through, views-a.css), the
+/** Left: key space. Keys under the arrow (it lets pointer events through, css/figures/lookup.css), the
  * scores and the arrow's handle on top. */
 function keySpace(panel, { t, ctx, bound, onEnd }) {
   // the circle the default keys lie on (attnlab.figures.lookup.KEY_RADIUS), from the API's default
@@ -180,14 +178,14 @@ function legend(parent, t) {
 function tablePanel(panel, { t, ctx, onEnd }) {
   const svg = el("svg", { class: "scene", viewBox: `0 0 ${SIZE + 40} ${SIZE + 40}`, role: "group",
     "aria-label": t("va.lk.table.aria") }, panel);
-  const scene = tableScene(svg, { x: 32, y: 8, size: SIZE });
+  const scene = tableScene(svg, { x: 32, y: 8, size: SIZE, tableCm: ctx.constants.table_cm });
   ctx.hl(scene.blocks, "v");
   legend(panel, t);
   const state = { last: null };
-  const blockLabel = (i, [a, b]) => t("va.lk.value.aria", { colour: t(`colour.${COLOURS[i]}`), x: Math.round(a), y: Math.round(b) });
-  scene.setBlocks(pairs(ctx.settings.values).map((pos, i) => ({ pos, colour: objectColour(COLOURS[i]),
-    label: blockLabel(i, pos), letter: t(`colour.${COLOURS[i]}.letter`),
-    ink: DARK_INK.has(COLOURS[i]) ? PALETTE.ink : "#fff" })), {
+  const blockLabel = (i, [a, b]) => t("va.lk.value.aria", { colour: t(`colour.${ctx.constants.colours[i]}`), x: Math.round(a), y: Math.round(b) });
+  scene.setBlocks(pairs(ctx.settings.values).map((pos, i) => ({ pos, colour: objectColour(ctx.constants.colours[i]),
+    label: blockLabel(i, pos), letter: t(`colour.${ctx.constants.colours[i]}.letter`),
+    ink: DARK_INK.has(ctx.constants.colours[i]) ? PALETTE.ink : "#fff" })), {
     onMove: () => {
       ctx.set({ values: flatten(scene.positions()) });
       if (state.last) drawOutput(scene, ctx, state.last); // lines follow the block at once
@@ -206,11 +204,11 @@ function tablePanel(panel, { t, ctx, onEnd }) {
 /** Right: the five weights as bars in the objects' colours, each with its value on top. */
 function weightsPanel(panel, { t, ctx, summary }) {
   const svg = el("svg", { class: "weights", role: "img" }, panel);
-  const bars = barChart(svg, { width: 200, height: SIZE, count: COLOURS.length, domain: [0, 1],
+  const bars = barChart(svg, { width: 200, height: SIZE, count: ctx.constants.colours.length, domain: [0, 1],
     margin: { top: 16, right: 6, bottom: 30, left: 52 },
-    categories: (i) => t(`colour.${COLOURS[i]}.letter`), yLabel: "α", yFormat: (v) => String(v) });
+    categories: (i) => t(`colour.${ctx.constants.colours[i]}.letter`), yLabel: "α", yFormat: (v) => String(v) });
   ctx.hl(bars.addSeries("alpha", { widthFraction: 0.62 }), "alpha");
-  bars.rects("alpha").forEach((r, i) => r.setAttribute("fill", objectColour(COLOURS[i])));
+  bars.rects("alpha").forEach((r, i) => r.setAttribute("fill", objectColour(ctx.constants.colours[i])));
   const values = el("g", { class: "bar-values" }, svg);
   return (w) => {
     bars.set("alpha", w);
@@ -230,7 +228,7 @@ function showReadouts(readouts, t, data) {
     data.output.join(","));
   readouts.set("hull", t(data.in_hull ? "va.lk.ro.hull.yes" : "va.lk.ro.hull.no"), data.in_hull);
   const top = data.weights.indexOf(Math.max(...data.weights));
-  readouts.set("max", `${weight(data.weights[top])} (${t(`colour.${COLOURS[top]}`)})`, data.weights[top]);
+  readouts.set("max", `${weight(data.weights[top])} (${t(`colour.${data.colours[top]}`)})`, data.weights[top]);
 }
 
 export function mount(root, ctx) {
@@ -239,12 +237,12 @@ export function mount(root, ctx) {
   // from |q| ≈ 3), and the keys (radius 2) stay far enough apart to take with a finger. A link
   // holding larger numbers (the API allows ±8) widens it to the full range, so nothing is ever
   // drawn off the plot.
-  const limit = ctx.params.find((p) => p.name === "q")?.max ?? 8;
+  const limit = ctx.params.find((p) => p.name === "q").max;
   const { q, keys } = ctx.settings;
   const bound = [...q, ...keys].some((v) => Math.abs(v) > VIEW_BOUND) ? limit : VIEW_BOUND;
   const view = { announce: false }; // say the new weights once the answer to a finished move comes
   const onEnd = () => { view.announce = true; };
-  const summary = (w) => w.map((v, i) => `${t(`colour.${COLOURS[i]}`)} ${weight(v)}`).join(", ");
+  const summary = (w) => w.map((v, i) => `${t(`colour.${ctx.constants.colours[i]}`)} ${weight(v)}`).join(", ");
   root.classList.add("fig-lookup");
 
   const bar = html("div", { class: "toolbar" }, root);

@@ -16,26 +16,16 @@ import { readoutList } from "../lib/readouts.js";
 import { axis, clear, draggable, el, html, linear, localPoint } from "../lib/svg.js";
 import { loadViewStrings, viewTranslator } from "../lib/viewstrings.js";
 
-const STRINGS = await loadViewStrings("views-a");
+const STRINGS = await loadViewStrings("position");
 
-const N_POS = 64; // attnlab.figures.position: N_POSITIONS and D_PE, the table's size
-const D_PE = 32;
 const ROPE_BOUND = 2.2; // the RoPE plot shows [−2.2, 2.2]²; q and k live in [−2, 2]²
 const VEC_STEP = 0.05; // arrow keys move a RoPE handle this far (Shift: ten times)
 const Q_COLOUR = PALETTE.query;
 const K_COLOUR = PALETTE.key;
 
-// Kept in the URL with the figure's settings but never sent to the API: whether the reversed
-// trajectory's bars are shown (the API always returns both orders), and how many times in a row
-// "m, n + 1" moved both RoPE positions together with q and k untouched (the lesson's try-it
-// "rope-shift" reads it; any other change to m, n, q or k starts the count again).
-export const VIEW_PARAMS = [
-  { name: "reversed", kind: "bool", default: false },
-  { name: "shift", kind: "int", min: 0, max: N_POS - 1, default: 0 },
-];
-
 /** Top left: the PE heatmap and the box at p (drag it, click a column, or use ←/→ on it). */
 function tablePanel(parent, { t, ctx, setP }) {
+  const { n_positions: N_POS, d_pe: D_PE } = ctx.constants; // attnlab.figures.position
   const svg = el("svg", { class: "pe-table", viewBox: "0 0 480 262", role: "group",
     "aria-label": t("va.ps.table.aria") }, parent);
   const box = { x: 44, y: 8, width: 426, height: 192 };
@@ -81,6 +71,7 @@ function tablePanel(parent, { t, ctx, setP }) {
 
 /** Top right: similarity of PE(p) to every PE(p′); the marker follows p at once. */
 function similarityPanel(parent, { t, ctx }) {
+  const N_POS = ctx.constants.n_positions;
   const svg = el("svg", { class: "pe-similarity", role: "img" }, parent);
   const chart = lineChart(svg, { width: 480, height: 262, margin: { top: 14, right: 14, bottom: 44, left: 48 },
     x: { domain: [0, N_POS - 1], label: t("va.ps.sim.x") }, y: { domain: [0, 1.05], label: t("va.ps.sim.y") } });
@@ -187,6 +178,7 @@ function ropePanel(parent, { t, ctx }) {
 
 /** Under the RoPE plot: m and n steppers and "m, n + 1"; returns {shift, sync(m, n)}. */
 function ropeControls(parent, { t, ctx, onShift }) {
+  const N_POS = ctx.constants.n_positions;
   const bar = html("div", { class: "toolbar" }, parent);
   const mCtl = stepper(bar, { name: "ps-m", label: "m", value: ctx.settings.m, min: 0, max: N_POS - 1, onChange: (m) => ctx.set({ m, shift: 0 }) });
   const nCtl = stepper(bar, { name: "ps-n", label: "n", value: ctx.settings.n, min: 0, max: N_POS - 1, onChange: (n) => ctx.set({ n, shift: 0 }) });

@@ -14,7 +14,7 @@ import { slider } from "../lib/slider.js";
 import { axis, clear, el, html, linear } from "../lib/svg.js";
 import { loadViewStrings, viewTranslator } from "../lib/viewstrings.js";
 
-const STRINGS = await loadViewStrings("views-a");
+const STRINGS = await loadViewStrings("scaling");
 
 const W = 360; // px size of the side panels' drawings; the middle one is narrower
 const H = 250;
@@ -157,8 +157,8 @@ function legend(parent, t, items) {
 
 /** The controls: d_k slider (log stops), scaling on/off, reseed. Returns the reseed button. */
 function toolbar(root, { t, ctx, onDk }) {
-  const dk = ctx.params.find((p) => p.name === "d_k") ?? { min: 1, max: 1024 };
-  const seedMax = ctx.params.find((p) => p.name === "seed")?.max ?? 2 ** 31 - 1;
+  const dk = ctx.params.find((p) => p.name === "d_k");
+  const seedMax = ctx.params.find((p) => p.name === "seed").max;
   const bar = html("div", { class: "toolbar" }, root);
   const stops = dkStops(dk.min, dk.max);
   // The slider moves over stop indices; its label shows d_k itself (a linked d_k between stops

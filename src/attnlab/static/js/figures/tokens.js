@@ -18,10 +18,8 @@ import { slider } from "../lib/slider.js";
 import { el, html } from "../lib/svg.js";
 import { loadViewStrings, viewTranslator } from "../lib/viewstrings.js";
 
-const STRINGS = await loadViewStrings("views-b");
+const STRINGS = await loadViewStrings("tokens");
 
-const PATCHES = [8, 14, 16, 28, 32];
-const MODELS = ["small", "7b"];
 const N_DOMAIN = [10, 1e6];
 const FLOP_DOMAIN = [1e5, 1e17]; // fixed: switching the model moves the curves, not the axes
 const CHART = { width: 470, height: 340, margin: { top: 14, right: 18, bottom: 46, left: 58 } };
@@ -139,23 +137,24 @@ function patchCard(parent, image, t) {
 export function mount(root, ctx) {
   const t = viewTranslator(STRINGS, ctx);
   const s = () => ctx.settings;
+  const spec = (name) => ctx.params.find((p) => p.name === name); // ranges and choices: the server's
   let data = null;
   const speak = settledAnnouncer(ctx.announce, { delay: ANNOUNCE_MS });
   root.classList.add("fig-tokens");
 
   // ---- controls ------------------------------------------------------------------------------
   const bar = html("div", { class: "toolbar" }, root);
-  const camerasCtl = stepper(bar, { name: "tk-cameras", label: t("tk.cameras"), value: s().cameras, min: 1,
-    max: 16, onChange: (v) => change({ cameras: v }) });
+  const camerasCtl = stepper(bar, { name: "tk-cameras", label: t("tk.cameras"), value: s().cameras, min: spec("cameras").min,
+    max: spec("cameras").max, onChange: (v) => change({ cameras: v }) });
   const patchCtl = segmented(bar, { name: "tk-patch", label: t("tk.patch"), value: s().patch,
-    options: PATCHES.map((p) => ({ value: p, label: String(p) })), onChange: (v) => change({ patch: Number(v) }) });
-  const framesCtl = stepper(bar, { name: "tk-frames", label: t("tk.frames"), value: s().frames, min: 1,
-    max: 16, onChange: (v) => change({ frames: v }) });
+    options: spec("patch").choices.map((p) => ({ value: p, label: String(p) })), onChange: (v) => change({ patch: Number(v) }) });
+  const framesCtl = stepper(bar, { name: "tk-frames", label: t("tk.frames"), value: s().frames, min: spec("frames").min,
+    max: spec("frames").max, onChange: (v) => change({ frames: v }) });
   const bar2 = html("div", { class: "toolbar" }, root);
-  const actionsCtl = slider(bar2, { name: "tk-actions", label: t("tk.actions"), value: s().actions, min: 0,
-    max: 256, onChange: (v) => change({ actions: v }) });
+  const actionsCtl = slider(bar2, { name: "tk-actions", label: t("tk.actions"), value: s().actions, min: spec("actions").min,
+    max: spec("actions").max, onChange: (v) => change({ actions: v }) });
   const modelCtl = segmented(bar2, { name: "tk-model", label: t("tk.model"), value: s().model,
-    options: MODELS.map((m) => ({ value: m, label: t(`tk.model.${m}`) })), onChange: (v) => change({ model: v }) });
+    options: spec("model").choices.map((m) => ({ value: m, label: t(`tk.model.${m}`) })), onChange: (v) => change({ model: v }) });
 
   // ---- panels --------------------------------------------------------------------------------
   const panels = html("div", { class: "panels" }, root);
@@ -229,7 +228,7 @@ export function mount(root, ctx) {
     patchCtl.relabel(t("tk.patch"));
     framesCtl.relabel(t("tk.frames"));
     actionsCtl.relabel(t("tk.actions"));
-    modelCtl.relabel(t("tk.model"), MODELS.map((m) => t(`tk.model.${m}`)));
+    modelCtl.relabel(t("tk.model"), spec("model").choices.map((m) => t(`tk.model.${m}`)));
     hint.textContent = t("tk.hint");
     readouts.relabel(rows());
     image.group.setAttribute("aria-label", t("tk.image.keys"));

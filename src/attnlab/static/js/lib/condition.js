@@ -1,6 +1,6 @@
 // The "try it" condition language (lesson §2–§6): small expressions evaluated on a figure's live
 // data, e.g.  settings.mode == "softmax" and max(weights) > 0.9. The same grammar as
-// src/attnlab/condition.py, and held to the same answers by tests/e2e/test_condition.py:
+// src/attnlab/lesson/conditions.py, and held to the same answers by tests/e2e/test_shared_cases.py:
 // dotted paths (a path through a list maps over it; a number picks an item), numbers, "strings",
 // true/false, unary minus, functions max min count abs last at len, comparisons > >= < <= == !=
 // (element-wise against a list), and, or, parentheses. A recursive-descent parser, never eval().

@@ -1,6 +1,6 @@
 // The lesson's text in the page (§1–§9): GET /api/lesson/{lang} (attnlab.lesson's blocks), rendered
-// into the .prose[data-part=ID] slots of index.html. Each figure element is moved to where the
-// text places it (the mounted view keeps working) and gets the text's caption; formulas are drawn
+// into the .prose[data-part=ID] slots of index.html. Each figure's shell (lib/figureshells.js,
+// from the server's figure descriptions) is moved to where the text places it (the mounted view keeps working) and gets the text's caption; formulas are drawn
 // with KaTeX (symbols carry data-hl for lib/highlight.js); numbers are slots filled from the
 // engine's measurements (lib/lessonvalues.js). Try-its, exercises and the glossary are built here
 // and get their behaviour from lib/tries.js, lib/exercises.js and lib/glossary.js; each figure
@@ -74,11 +74,12 @@ export function keepPlace(change) {
 }
 
 /**
- * The lesson controller. deps: {t, announce, markSymbols (lib/highlight.js), progress}.
+ * The lesson controller. deps: {t, announce, markSymbols (lib/highlight.js), progress, numbers
+ * (figure name → its number)}.
  * load(lang) fetches (and caches) one language; render(lesson) puts it in the page;
  * setValues(values) fills the number slots; tries/exercises count the reader's progress.
  */
-export function createLesson({ t, announce, markSymbols, progress, root = document }) {
+export function createLesson({ t, announce, markSymbols, progress, numbers, root = document }) {
   const lessons = new Map(); // lang → Promise of the lesson
   const formulas = new Map(); // "display|tex" → KaTeX HTML (the two languages share most)
   let values = {};
@@ -123,7 +124,7 @@ export function createLesson({ t, announce, markSymbols, progress, root = docume
     return blocks.map((b, i) => kinds[b.type]?.(b, anchorOf(i)) ?? "").join("");
   }
 
-  const tries = createTries({ progress, t, announce, renderBlocks, root });
+  const tries = createTries({ progress, t, announce, renderBlocks, numbers, root });
   const exercises = createExercises({ progress, t, announce, renderBlocks, renderHTML, root });
   const glossary = createGlossary({ t, renderHTML, root });
   const figureTasks = createFigureTasks({ progress, t, root });

@@ -3,7 +3,7 @@
 // or, inside a formula, \htmlData{claim=F2.2,name=steps,fmt=.0f}{225}, pre-filled when the
 // value was already measured and "…" otherwise; the page fills the slots as the measurements
 // arrive (GET /api/claims/measured → values: {claim: {name: value}}). formatValue writes a value
-// exactly as src/attnlab/lesson_values.py does (tests/e2e/test_lesson.py holds the two together).
+// exactly as src/attnlab/lesson/values.py does (tests/cases/values.json holds the two together).
 
 const SUPERSCRIPT = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
 // A TeX slot; its value may hold one level of braces (7.9\times10^{8}).

@@ -6,7 +6,6 @@
 // the reader closes it (its button, or Escape).
 
 import { encodeValue } from "./state.js";
-import { FIGURE_NUMBER } from "./tries.js";
 
 const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
 const MAX_SHOWN = 40; // characters of a bad value shown; a link can hold anything
@@ -28,12 +27,15 @@ export function rangeText(spec, t) {
   }
 }
 
-/** One reported piece as a sentence: what was given, why it was left out, what is used. */
-export function problemText(problem, { t, store }) {
+/**
+ * One reported piece as a sentence: what was given, why it was left out, what is used.
+ * numbers: figure name → its number (lib/figureshells.js).
+ */
+export function problemText(problem, { t, store, numbers }) {
   const { key, fig, spec, given, reason } = problem;
   if (reason === "unknown") return t("notice.unknown", { key: clip(key) });
   if (!spec) return t("notice.malformed", { piece: clip(`${key}=${given}`) });
-  const setting = fig ? t("notice.setting", { key, n: FIGURE_NUMBER[fig] ?? "?" }) : key;
+  const setting = fig ? t("notice.setting", { key, n: numbers[fig] ?? "?" }) : key;
   const value = fig ? store.settings(fig)[spec.name] : store.state.lang;
   const used = [value].flat().map((x) => encodeValue(x)).join(", "); // a vector: "2, 0.6"
   if (reason === "malformed") return t("notice.malformedValue", { setting, given: clip(given), used });
@@ -45,7 +47,7 @@ export function problemText(problem, { t, store }) {
  * screen readers hear what is put in it). show(problems) replaces what it says ([] hides it);
  * add(problem) adds one; relabel() rewrites it in the current language; dismiss() closes it.
  */
-export function createNotice(region, { t, store }) {
+export function createNotice(region, { t, store, numbers }) {
   let problems = [];
 
   function render() {
@@ -55,7 +57,7 @@ export function createNotice(region, { t, store }) {
       region.classList.remove("is-shown");
       return;
     }
-    const items = problems.slice(0, MAX_ITEMS).map((p) => `<li>${esc(problemText(p, { t, store }))}</li>`);
+    const items = problems.slice(0, MAX_ITEMS).map((p) => `<li>${esc(problemText(p, { t, store, numbers }))}</li>`);
     if (problems.length > MAX_ITEMS) items.push(`<li>${esc(t("notice.more", { n: problems.length - MAX_ITEMS }))}</li>`);
     region.innerHTML = `<div class="link-notice-text"><p class="link-notice-title">${esc(t("notice.title"))}</p>`
       + `<ul>${items.join("")}</ul></div>`

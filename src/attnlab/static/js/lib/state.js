@@ -8,32 +8,44 @@
 
 export const LANGS = Object.freeze(["en", "zh"]);
 
+// Text is read as attnlab.params reads it (tests/cases/settings.json holds the two together):
+// a number is a decimal literal (Python's float(): digits may be grouped with "_"), a boolean
+// is true/false/1/0 in any case, and spaces around a value do not count.
+const DECIMAL = /^[+-]?(?:\d(?:_?\d)*(?:\.(?:\d(?:_?\d)*)?)?|\.\d(?:_?\d)*)(?:[eE][+-]?\d(?:_?\d)*)?$/;
+const BOOL_TEXT = Object.freeze({ true: true, 1: true, false: false, 0: false });
+
+/** A number from a JSON number or a decimal text, else NaN. */
+function readNumber(x) {
+  if (typeof x === "number") return x;
+  const text = typeof x === "string" ? x.trim() : "";
+  return DECIMAL.test(text) ? Number(text.replace(/_/g, "")) : NaN;
+}
+
 /**
  * A checked value for one parameter description (`{name, kind, default, min, max, choices,
  * length}`), or `undefined` when `raw` does not fit (then the default stays).
  */
 export function coerce(spec, raw) {
-  const num = (x) => (typeof x === "number" ? x : typeof x === "string" && x.trim() !== "" ? Number(x) : NaN);
   const inRange = (x) => Number.isFinite(x) && !(spec.min !== undefined && x < spec.min)
     && !(spec.max !== undefined && x > spec.max);
   switch (spec.kind) {
     case "int": {
-      const x = num(raw);
+      const x = readNumber(raw);
       return Number.isInteger(x) && inRange(x) ? x : undefined;
     }
     case "float": {
-      const x = num(raw);
+      const x = readNumber(raw);
       return inRange(x) ? x : undefined;
     }
     case "bool":
-      if (raw === true || raw === "true" || raw === "1") return true;
-      if (raw === false || raw === "false" || raw === "0") return false;
-      return undefined;
+      if (typeof raw === "boolean") return raw;
+      if (typeof raw !== "string") return undefined;
+      return Object.hasOwn(BOOL_TEXT, raw.trim().toLowerCase()) ? BOOL_TEXT[raw.trim().toLowerCase()] : undefined;
     case "choice":
-      return (spec.choices ?? []).find((c) => c === raw || String(c) === String(raw));
+      return (spec.choices ?? []).find((c) => c === raw || String(c) === String(raw).trim());
     case "vector": {
-      const items = Array.isArray(raw) ? raw : String(raw).split(",").filter((s) => s !== "");
-      const xs = items.map(num);
+      const items = Array.isArray(raw) ? raw : String(raw).replace(/ /g, "").split(",").filter((s) => s !== "");
+      const xs = items.map(readNumber);
       return xs.length === spec.length && xs.every(inRange) ? xs : undefined;
     }
     default:

@@ -1,4 +1,5 @@
-// The tabletop of FIG 1 and FIG 2: an 80 cm × 80 cm table seen from above, y pointing away from
+// The tabletop of FIG 1 and FIG 2: a square table (its side, tableCm, is the engine's TABLE_CM,
+// sent with the figure's description as constants.table_cm) seen from above, y pointing away from
 // the robot (up on screen), with coloured square blocks that the reader drags with a pointer or
 // moves with the arrow keys (1 cm a press, 10 cm with Shift). Positions are in cm, like the
 // engine's; drawing is in px.
@@ -6,27 +7,26 @@
 import { clamp } from "./format.js";
 import { attrs, clear, draggable, el, linear } from "./svg.js";
 
-export const TABLE_CM = 80;
-export const BLOCK_CM = 7;
+export const BLOCK_CM = 7; // drawn size only: the engine's blocks are points
 
 /**
- * Draw an empty table in `svg` inside the px box {x, y, size}. Returns
+ * Draw an empty table of side `tableCm` in `svg` inside the px box {x, y, size}. Returns
  * {x, y (cm → px scales), under, blocks, over (layers), setBlocks(list, handlers), positions(),
  * handle(i)}.
  * list: [{pos: [x, y] cm, colour: hex, label: accessible name, letter?, ink? (letter colour)}],
  * handlers: {onMove(i, pos),
  * onDrop(i, pos), onActivate(i)}. Each block is a focusable <g class="block"> handle.
  */
-export function tableScene(svg, { x: left = 0, y: top = 0, size = 360 } = {}) {
-  const x = linear([0, TABLE_CM], [left, left + size]);
-  const y = linear([0, TABLE_CM], [top + size, top]);
+export function tableScene(svg, { x: left = 0, y: top = 0, size = 360, tableCm }) {
+  const x = linear([0, tableCm], [left, left + size]);
+  const y = linear([0, tableCm], [top + size, top]);
   const table = el("g", { class: "table" }, svg);
   el("rect", { x: left, y: top, width: size, height: size, rx: 6, class: "table-top" }, table);
-  for (let cm = 10; cm < TABLE_CM; cm += 10) {
+  for (let cm = 10; cm < tableCm; cm += 10) {
     el("line", { x1: x(cm), x2: x(cm), y1: top, y2: top + size, class: "table-grid" }, table);
     el("line", { x1: left, x2: left + size, y1: y(cm), y2: y(cm), class: "table-grid" }, table);
   }
-  for (const cm of [0, 40, 80]) {
+  for (const cm of [0, tableCm / 2, tableCm]) {
     el("text", { x: x(cm), y: top + size + 14, "text-anchor": "middle", class: "tick-label", text: `${cm}` }, table);
     el("text", { x: left - 6, y: y(cm) + 4, "text-anchor": "end", class: "tick-label", text: `${cm}` }, table);
   }
@@ -58,7 +58,7 @@ export function tableScene(svg, { x: left = 0, y: top = 0, size = 360 } = {}) {
       }
       place(g, b.pos);
       const set = ([px, py]) => {
-        b.pos = [clamp(x.invert(px), 0, TABLE_CM), clamp(y.invert(py), 0, TABLE_CM)];
+        b.pos = [clamp(x.invert(px), 0, tableCm), clamp(y.invert(py), 0, tableCm)];
         place(g, b.pos);
         onMove(i, [...b.pos]);
       };

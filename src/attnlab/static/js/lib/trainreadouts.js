@@ -16,15 +16,6 @@ const ROWS = [
   ["gradcheck", "ro.gradcheck"],
 ];
 
-/** The first finite number found under any of `paths` ("a.b.c") in `data`. */
-export function pick(data, paths) {
-  for (const path of paths) {
-    const v = path.split(".").reduce((o, k) => (o == null ? undefined : o[k]), data);
-    if (typeof v === "number" && Number.isFinite(v)) return v;
-  }
-  return undefined;
-}
-
 /** "head 1 .97 · head 2 .02" (fetch) or "head 1 A .98 B .01 · …" (vector). */
 function headWeights(hw, t) {
   if (!Array.isArray(hw) || !hw.length) return "—";
@@ -35,8 +26,8 @@ function headWeights(hw, t) {
   }).join(" · ");
 }
 
-/** Build the readout list in `parent`. */
-export function trainingReadouts(parent, t) {
+/** Build the readout list in `parent`; thresholds: the errors (cm) whose first crossing is named. */
+export function trainingReadouts(parent, t, thresholds) {
   const dl = html("dl", { class: "readouts" }, parent);
   const cells = {};
   for (const [key, label] of ROWS) {
@@ -71,8 +62,7 @@ export function trainingReadouts(parent, t) {
       return;
     }
     const { rel, n } = gradcheck;
-    value("gradcheck", t(n !== undefined ? "ro.gradcheck.value" : "ro.gradcheck.value.nocount",
-      { err: num(rel, 2), n: count(n) }), { "data-value": rel });
+    value("gradcheck", t("ro.gradcheck.value", { err: num(rel, 2), n: count(n) }), { "data-value": rel });
   }
 
   return {
@@ -87,7 +77,7 @@ export function trainingReadouts(parent, t) {
         { "data-value": record?.attn_err_cm, "data-value6": record?.attn_err6_cm });
       value("mlp", t("ro.err", { a: cm("mlp_err_cm"), b: cm("mlp_err6_cm") }),
         { "data-value": record?.mlp_err_cm, "data-value6": record?.mlp_err6_cm });
-      const hits = [3, 2, 1].map((cm) => [cm, firstBelow(cm)]).filter(([, r]) => r);
+      const hits = thresholds.map((cm) => [cm, firstBelow(cm)]).filter(([, r]) => r);
       const at2 = firstBelow(2);
       // the MLP's error is quoted at the 2 cm crossing, so it follows that item (F2.2)
       value("first", hits.length
@@ -97,16 +87,14 @@ export function trainingReadouts(parent, t) {
       cells.weights.dt.textContent = t(task === "vector" ? "ro.weights.vector" : "ro.weights");
       value("weights", headWeights(record?.head_weight, t));
     },
-    /** The "training" figure's answer from /api/figures/training: the gradient check. */
+    /**
+     * The "training" figure's answer (attnlab.figures.training): gradcheck {max_rel_error,
+     * n_params} and the models' sizes params.{attention, mlp}.total.
+     */
     figureData(data) {
-      const gc = data?.gradcheck ?? data?.grad_check ?? data?.gradient_check ?? data;
-      const rel = pick(gc, ["max_rel_error", "max_rel_err", "max_relative_error", "rel_error", "max_error"]);
-      const n = pick(gc, ["n_params", "param_count", "parameters", "n_parameters", "count"]);
-      gradcheck = rel === undefined ? null : { rel, n };
+      gradcheck = { rel: data.gradcheck.max_rel_error, n: data.gradcheck.n_params };
       showGradcheck();
-      const attn = pick(data, ["params.attention.total"]);
-      const mlp = pick(data, ["params.mlp.total"]);
-      counts = attn === undefined ? null : { attn, mlp, heads: data?.settings?.heads ?? 1 };
+      counts = { attn: data.params.attention.total, mlp: data.params.mlp.total, heads: data.settings.heads };
       showCounts();
     },
     relabel() {

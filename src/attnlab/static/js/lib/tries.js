@@ -12,10 +12,6 @@
 import { conditions } from "./condition.js";
 import { tasksId } from "./figuretasks.js";
 
-export const FIGURE_NUMBER = Object.freeze({
-  lookup: 1, training: 2, scaling: 3, position: 4, depth: 5, "kv-cache": 6, tokens: 7,
-});
-
 const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
 
 /** The data a condition reads: the figure's answer, with settings = current + answered. */
@@ -25,11 +21,12 @@ export function conditionData({ settings, data }) {
 }
 
 /**
- * The try-it controller. progress: lib/progress.js; t: translator; announce: live region.
+ * The try-it controller. progress: lib/progress.js; t: translator; announce: live region;
+ * numbers: figure name → its number (lib/figureshells.js).
  * renderBlock(block) → HTML of a try box; setTasks(blocks) names the tasks of the lesson on the
  * page; refresh() redraws every box's ticks; the figure-data listener is installed at once.
  */
-export function createTries({ progress, t, announce, renderBlocks, root = document }) {
+export function createTries({ progress, t, announce, renderBlocks, numbers, root = document }) {
   const reader = conditions();
   const warned = new Set();
   let tasks = []; // [{id, figure, when: [condition per stage]}]
@@ -43,7 +40,7 @@ export function createTries({ progress, t, announce, renderBlocks, root = docume
     const stages = block.when.map((_, i) => `<li class="try-stage" data-stage="${i}">`
       + `<span class="tick" aria-hidden="true"></span><span class="try-stage-label">${esc(stageLabel(i, n))}</span>`
       + `<span class="sr-only try-stage-state"></span></li>`).join("");
-    const fig = FIGURE_NUMBER[block.figure] ?? "?";
+    const fig = numbers[block.figure] ?? "?";
     const back = tasksId(block.figure); // the figure's own list of its tasks (lib/figuretasks.js)
     return `<aside class="try" id="try-${esc(block.id)}" data-try="${esc(block.id)}" data-anchor="try:${esc(block.id)}"`
       + ` aria-labelledby="try-${esc(block.id)}-h" tabindex="-1">`
@@ -108,7 +105,7 @@ export function createTries({ progress, t, announce, renderBlocks, root = docume
     progress.tick(task.id, stage, task.when.length);
     const done = stage === task.when.length - 1;
     announce(t(done ? "try.announce.done" : "try.announce.stage", {
-      fig: `FIG ${FIGURE_NUMBER[task.figure]}`, n: stage + 1, of: task.when.length }));
+      fig: `FIG ${numbers[task.figure]}`, n: stage + 1, of: task.when.length }));
     return true;
   }
 

@@ -1,11 +1,15 @@
 // Mounting figure views and feeding them data. A view is ./figures/<name>.js exporting
 //   mount(root, ctx) → { update(data), relabel?(), destroy?() }
-// and optionally VIEW_PARAMS (settings kept in the URL but never sent to the API).
+// and optionally VIEW_PARAMS (settings of the page alone, kept in the URL but never sent to the
+// API; settings that the server states, e.g. the range of a display scene, come with the figure's
+// description as view_params instead).
 // ctx = {
 //   t(key, vars)      the current language's string (lib/i18n.js)
 //   lang              "en" | "zh" (a getter: always the current language)
 //   settings          this figure's current settings (a getter; read-only by convention)
-//   params            this figure's parameter descriptions (API Param.describe() + VIEW_PARAMS)
+//   params            this figure's parameter descriptions (the description's params and
+//                     view_params, Param.describe(), then the module's VIEW_PARAMS)
+//   constants         the description's constants (attnlab.figures.<module>.CONSTANTS)
 //   set(partial)      change settings: state → URL, and an API request if an API setting changed;
 //                     returns the names that actually changed (invalid values are ignored)
 //   hl(node, key)     mark a drawing element for the formula ↔ figure link (lib/highlight.js)
@@ -28,20 +32,9 @@ export function createAnnouncer(region) {
   };
 }
 
-async function importView(name) {
-  try {
-    return await import(`../figures/${name}.js`);
-  } catch (error) {
-    // A module that does not exist yet fails to fetch (TypeError): the figure shows a quiet
-    // placeholder. Anything else (a SyntaxError, a throw at load) is a bug worth a console line.
-    if (!(error instanceof TypeError)) console.error(`figure ${name}: the view module failed to load`, error);
-    return null;
-  }
-}
-
-function mergeParams(apiParams, viewParams) {
-  const names = new Set((apiParams ?? []).map((p) => p.name));
-  return [...(apiParams ?? []), ...(viewParams ?? []).filter((p) => !names.has(p.name))];
+function mergeParams(...lists) {
+  const seen = new Set();
+  return lists.flat().filter((p) => !seen.has(p.name) && seen.add(p.name));
 }
 
 /**
@@ -50,15 +43,15 @@ function mergeParams(apiParams, viewParams) {
  * env = {store, t, announce, onData?(name, data)} (onData sees every answer after the view did).
  */
 export async function figureViews(roots, apiList) {
-  const api = new Map(apiList.map((f) => [f.name, f.params]));
+  const described = new Map(apiList.map((f) => [f.name, f]));
   const entries = await Promise.all(roots.map(async (root) => {
     const name = root.dataset.fig;
-    const module = await importView(name);
-    const apiParams = api.get(name) ?? null;
-    return { name, root, body: root.querySelector(".fig-body"), module, apiParams,
-      apiNames: new Set((apiParams ?? []).map((p) => p.name)), view: null, last: null, requester: null };
+    const module = await import(`../figures/${name}.js`);
+    const { params, view_params: viewParams, constants } = described.get(name);
+    return { name, root, body: root.querySelector(".fig-body"), module, apiParams: params, viewParams, constants,
+      apiNames: new Set(params.map((p) => p.name)), view: null, last: null, requester: null };
   }));
-  const specs = Object.fromEntries(entries.map((e) => [e.name, mergeParams(e.apiParams, e.module?.VIEW_PARAMS)]));
+  const specs = Object.fromEntries(entries.map((e) => [e.name, mergeParams(e.apiParams, e.viewParams, e.module.VIEW_PARAMS ?? [])]));
   const byName = new Map(entries.map((e) => [e.name, e]));
   let env = null;
 
@@ -67,12 +60,6 @@ export async function figureViews(roots, apiList) {
     if (!box) box = html("p", { class: "fig-error", role: "status" }, entry.root);
     box.hidden = !message;
     box.textContent = message ? env.t("fig.error", { message }) : "";
-  }
-
-  function placeholder(entry) {
-    clear(entry.body);
-    html("p", { class: "fig-placeholder", "data-i18n": "fig.pending", text: env.t("fig.pending") }, entry.body);
-    entry.root.classList.add("is-pending");
   }
 
   function apiSettings(entry) {
@@ -97,22 +84,18 @@ export async function figureViews(roots, apiList) {
   }
 
   function mount(entry, { fetch = true } = {}) {
-    if (!entry.module?.mount) {
-      placeholder(entry);
-      return;
-    }
     const { store, t, announce } = env;
     const ctx = {
       t,
       get lang() { return store.state.lang; },
       get settings() { return store.settings(entry.name); },
       params: specs[entry.name],
+      constants: entry.constants,
       set: (partial) => store.set(entry.name, partial),
       hl,
       announce,
     };
     clear(entry.body);
-    entry.root.classList.remove("is-pending");
     try {
       entry.view = entry.module.mount(entry.body, ctx) ?? null;
     } catch (error) {
@@ -120,7 +103,7 @@ export async function figureViews(roots, apiList) {
       showError(entry, error.message || String(error));
       return;
     }
-    if (entry.apiParams && !entry.requester) {
+    if (entry.apiParams.length && !entry.requester) {
       entry.requester = figureRequester(entry.name, (data) => deliver(entry, data), {
         onError: (message) => showError(entry, message),
         onBusy: (busy) => entry.root.setAttribute("aria-busy", String(busy)),

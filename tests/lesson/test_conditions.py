@@ -1,4 +1,4 @@
-"""The try-it condition language (`attnlab.condition`): what it means, what it refuses."""
+"""The try-it condition language (`attnlab.lesson.conditions`): what it means, what it refuses."""
 
 from __future__ import annotations
 
@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from attnlab.condition import ConditionError, condition_paths, evaluate, parse_condition
+from attnlab.lesson.conditions import ConditionError, condition_paths, evaluate, parse_condition
 
-SHARED = json.loads((Path(__file__).parent / "condition_cases.json").read_text("utf-8"))
-DATA = SHARED["data"]  # the same data and cases run in the page's JS (tests/e2e/test_condition.py)
+SHARED = json.loads((Path(__file__).parents[1] / "cases" / "conditions.json").read_text("utf-8"))
+# the same data and cases run in the page's JS (tests/e2e/test_shared_cases.py)
+DATA = SHARED["data"]
 
 
 @pytest.mark.parametrize(("condition", "expected"), [tuple(c) for c in SHARED["cases"]])

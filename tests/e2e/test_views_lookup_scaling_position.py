@@ -85,7 +85,9 @@ def test_each_view_draws_without_errors(open_lesson, recorder) -> None:
         "figures/lookup",
         "figures/scaling",
         "figures/position",
-        "views-a",
+        "i18n/lookup",
+        "i18n/scaling",
+        "i18n/position",
         "lib/bars",
         "lib/heatmap",
     )

@@ -12,10 +12,12 @@ from typing import Any
 
 import pytest
 
-from attnlab import lesson, lesson_values
+from attnlab import lesson
 from attnlab.claims import CLAIM_IDS
-from attnlab.figures import compute_figure
-from attnlab.lesson import LessonError, evaluate, parse_condition
+from attnlab.figures import compute_figure, registry
+from attnlab.lesson import LessonError, evaluate, loader, parse_condition
+from attnlab.lesson import values as lesson_values
+from attnlab.lesson.blocks import FIGURES, Context, render_inline, render_tex
 
 CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
 # Try-it tasks per figure, as the spec has them (FIG 1: 2, FIG 2: 3, …).
@@ -127,19 +129,19 @@ def test_every_glossary_link_resolves_in_both_languages(lessons) -> None:
 
 
 def test_an_unknown_glossary_link_is_refused() -> None:
-    ctx = lesson._Ctx("en/test.md", None, lesson._gloss_index("en"))
-    assert 'data-gloss="softmax"' in lesson._inline("the [[Softmax]] of s", ctx)
+    ctx = Context("en/test.md", None, loader.gloss_index("en"))
+    assert 'data-gloss="softmax"' in render_inline("the [[Softmax]] of s", ctx)
     with pytest.raises(LessonError, match=r"\[\[flux capacitor\]\]"):
-        lesson._inline("a [[flux capacitor]]", ctx)
+        render_inline("a [[flux capacitor]]", ctx)
 
 
 def test_links_must_be_web_links() -> None:
-    ctx = lesson._Ctx("en/test.md", None, {})
-    assert 'href="https://arxiv.org/abs/1706.03762"' in lesson._inline(
+    ctx = Context("en/test.md", None, {})
+    assert 'href="https://arxiv.org/abs/1706.03762"' in render_inline(
         "[paper](https://arxiv.org/abs/1706.03762)", ctx
     )
     with pytest.raises(LessonError, match="not http"):
-        lesson._inline("[x](javascript:alert(1))", ctx)
+        render_inline("[x](javascript:alert(1))", ctx)
 
 
 def test_the_lesson_is_plain_json(lessons) -> None:
@@ -154,7 +156,7 @@ def test_every_figure_appears_once_with_its_try_its(lessons) -> None:
     for data in lessons.values():
         blocks = [b for p in data["parts"] for b in p["blocks"]]
         figures = [b["name"] for b in blocks if b["type"] == "figure"]
-        assert sorted(figures) == sorted(lesson.FIGURES)
+        assert sorted(figures) == sorted(FIGURES)
         assert Counter(b["figure"] for b in blocks if b["type"] == "try") == TRIES_PER_FIGURE
 
 
@@ -163,7 +165,7 @@ def test_try_its_are_well_formed() -> None:
     assert len({t["id"] for t in found}) == len(found), "duplicate try id"
     for t in found:
         assert t["claim"] in CLAIM_IDS, t
-        assert t["figure"] in lesson.FIGURES, t
+        assert t["figure"] in FIGURES, t
         for condition in t["when"]:
             parse_condition(condition)
             assert lesson.condition_paths(condition), f"{t['id']}: reads no data: {condition}"
@@ -184,9 +186,9 @@ def test_hl_becomes_html_data_and_unknown_keys_are_refused(lessons) -> None:
         b["tex"] for p in lessons["en"]["parts"] for b in p["blocks"] if b["type"] == "math"
     )
     assert r"\htmlData{hl=sqrtd}{\sqrt{d_k}}" in tex and r"\hl{" not in tex
-    ctx = lesson._Ctx("en/test.md", None, {})
+    ctx = Context("en/test.md", None, {})
     with pytest.raises(LessonError, match="unknown \\\\hl key 'beta'"):
-        lesson._tex(r"\hl{beta}{\beta}", ctx)
+        render_tex(r"\hl{beta}{\beta}", ctx)
 
 
 def test_exercises_have_four_options_one_correct_and_feedback_on_each() -> None:
@@ -282,13 +284,13 @@ def test_a_value_that_is_not_a_number_is_refused() -> None:
 
 
 def test_scientific_values_inside_math_are_tex() -> None:
-    ctx = lesson._Ctx("en/test.md", {"F5.2": {"rms_24": 790719351.6}}, {})
-    assert lesson._tex("{{F5.2.rms_24:sci1}}", ctx) == r"7.9\times10^{8}"
+    ctx = Context("en/test.md", {"F5.2": {"rms_24": 790719351.6}}, {})
+    assert render_tex("{{F5.2.rms_24:sci1}}", ctx) == r"7.9\times10^{8}"
 
 
 def test_a_percent_inside_math_does_not_start_a_tex_comment() -> None:
-    ctx = lesson._Ctx("en/test.md", {"F7.3.attention_share": 0.5058}, {})
-    assert lesson._tex("{{F7.3.attention_share:.0%}}", ctx) == r"51\%"
+    ctx = Context("en/test.md", {"F7.3.attention_share": 0.5058}, {})
+    assert render_tex("{{F7.3.attention_share:.0%}}", ctx) == r"51\%"
 
 
 # --- the lesson's try-its on the figures' real data --------------------------------------------
@@ -393,27 +395,27 @@ def test_slots_are_filled_with_what_is_known_and_wait_for_the_rest() -> None:
 
 
 def test_a_value_that_cannot_be_shown_leaves_its_slot_pending() -> None:
-    ctx = lesson._Ctx("en/test.md", {"F2.2": {"steps": None}}, {}, slots=True)
-    html = lesson._inline("after {{F2.2.steps}} steps", ctx)
+    ctx = Context("en/test.md", {"F2.2": {"steps": None}}, {}, slots=True)
+    html = render_inline("after {{F2.2.steps}} steps", ctx)
     assert 'class="val pending"' in html and 'data-name="steps"' in html
 
 
 def test_tex_slots_are_html_data_that_katex_turns_into_attributes() -> None:
-    known = lesson._Ctx("en/test.md", {"F7.3": {"attention_share": 0.5058}}, {}, slots=True)
-    assert lesson._tex("{{F7.3.attention_share:.0%}}", known) == (
+    known = Context("en/test.md", {"F7.3": {"attention_share": 0.5058}}, {}, slots=True)
+    assert render_tex("{{F7.3.attention_share:.0%}}", known) == (
         r"\htmlData{claim=F7.3,name=attention_share,fmt=.0pct}{51\%}"  # no % in the key
     )
-    unknown = lesson._Ctx("en/test.md", {}, {}, slots=True)
-    assert lesson._tex(r"x = {{F5.2.rms_24:sci1}}", unknown) == (
+    unknown = Context("en/test.md", {}, {}, slots=True)
+    assert render_tex(r"x = {{F5.2.rms_24:sci1}}", unknown) == (
         r"x = \htmlData{claim=F5.2,name=rms_24,fmt=sci1}{\ldots}"
     )
 
 
 @pytest.mark.parametrize("spec", [".2e", "g", ",", ".1f%", "sci1x", ">8"])
 def test_a_format_the_page_could_not_follow_is_refused(spec: str) -> None:
-    ctx = lesson._Ctx("en/test.md", None, {})
+    ctx = Context("en/test.md", None, {})
     with pytest.raises(LessonError, match="format"):
-        lesson._inline(f"{{{{F2.2.steps:{spec}}}}}", ctx)
+        render_inline(f"{{{{F2.2.steps:{spec}}}}}", ctx)
 
 
 def test_every_format_in_the_text_is_one_the_page_follows() -> None:
@@ -446,8 +448,8 @@ def _catalogue_pairs() -> list[tuple[str, dict[str, str], dict[str, str]]]:
 
 def test_interface_strings_have_the_same_keys_and_placeholders_in_both_languages() -> None:
     pairs = _catalogue_pairs()
-    names = ["en.json", "page.en.json", "training.en.json", "views-a.en.json", "views-b.en.json"]
-    assert [name for name, *_ in pairs] == names
+    figures = [f"{name}.en.json" for name in registry.names()]  # one catalogue a figure view
+    assert [name for name, *_ in pairs] == sorted(["en.json", "page.en.json", *figures])
     for name, en, zh in pairs:
         assert en.keys() == zh.keys(), (name, en.keys() ^ zh.keys())
         for key in en:

@@ -1,6 +1,8 @@
-"""The try-it condition language in the page (static/js/lib/condition.js) against the one in
-Python (attnlab.condition): one list of (condition, data, expected) cases, and every condition
-of the lesson on the figures' real data, evaluated in Chromium and in Python; both must agree."""
+"""The page's own copies of logic that also runs in Python, held to the cases both test suites
+read (tests/cases/): the try-it condition language (static/js/lib/condition.js against
+attnlab.lesson.conditions: the shared cases, and every condition of the lesson on the figures'
+real data), the number formatting of the lesson's text (lib/lessonvalues.js, values.json) and
+the reading of settings from the URL (lib/state.js against attnlab.params, settings.json)."""
 
 from __future__ import annotations
 
@@ -12,14 +14,17 @@ from typing import Any
 
 import pytest
 
-from attnlab.condition import ConditionError, evaluate
 from attnlab.figures import compute_figure
 from attnlab.lesson import tries
+from attnlab.lesson.conditions import ConditionError, evaluate
 
 pytestmark = pytest.mark.e2e
 
 ERROR = "error"  # the expected outcome of a condition that cannot mean anything
-_SHARED = json.loads((Path(__file__).parents[1] / "condition_cases.json").read_text("utf-8"))
+CASES = Path(__file__).parents[1] / "cases"
+_SHARED = json.loads((CASES / "conditions.json").read_text("utf-8"))
+VALUES = json.loads((CASES / "values.json").read_text("utf-8"))
+SETTINGS = json.loads((CASES / "settings.json").read_text("utf-8"))
 DATA: dict[str, Any] = _SHARED["data"]
 CASES: list[tuple[str, Any]] = [tuple(case) for case in _SHARED["cases"]]
 
@@ -103,3 +108,26 @@ def test_the_lesson_s_conditions_agree_on_real_figure_data(lib_page) -> None:
     assert ERROR not in python
     assert True in python and False in python  # the data meets some conditions, not all
     assert _in_browser(lib_page, cases) == python
+
+
+def test_the_page_formats_the_shared_values(lib_page) -> None:
+    shown = lib_page.evaluate(
+        """async (cases) => {
+             const V = await import("/static/js/lib/lessonvalues.js");
+             const both = (v, s) => [V.formatValue(v, s), V.formatValue(v, s, {tex: true})];
+             return cases.map(([v, spec]) => both(v, spec));
+           }""",
+        VALUES["cases"],
+    )
+    assert shown == [[prose, tex] for _, _, prose, tex in VALUES["cases"]]
+
+
+def test_the_page_reads_the_shared_settings(lib_page) -> None:
+    read = lib_page.evaluate(
+        """async ({specs, cases}) => {
+             const { coerce } = await import("/static/js/lib/state.js");
+             return cases.map(([spec, text]) => coerce(specs[spec], text) ?? null);
+           }""",
+        {"specs": SETTINGS["specs"], "cases": SETTINGS["cases"]},
+    )
+    assert read == [value for _, _, value in SETTINGS["cases"]]

@@ -2,7 +2,7 @@
 is shown, and the slot a number sits in while the page waits for the engine to measure it.
 
 The page formats exactly the same way in JavaScript (static/js/lib/lessonvalues.js), and
-tests/e2e/test_lesson.py holds the two to the same output; so only the format specs both can
+tests/cases/values.json holds the two to the same output; so only the format specs both can
 follow are allowed: none, `.Nf` (fixed), `.N%` (percent) and `sciN` (7.9 × 10⁸ with N decimals).
 
 A slot, for a number that may only arrive later (`attnlab.lesson.load_lesson(..., slots=True)`):
