@@ -117,16 +117,16 @@ class TrainingWidget(FigureWidget):
 
     @property
     def trainer(self) -> Any:
-        """The `attnlab.tabletop.Trainer` itself (`predict`, `summary`, `engine`)."""
+        """The `attnlab.tabletop.Trainer` itself (`predict`, `summary`, `seed_batch`)."""
         return self.session.trainer
 
     def parameters(self) -> dict[str, dict[str, np.ndarray]]:
         """Copies of both models' weights by name: {"attention": {"W_Q": …}, "mlp": {…}}."""
         with self.lock:
-            engine = self.session.trainer.engine
+            batch = self.session.trainer.seed_batch
             return {
-                "attention": {k: np.array(v[0]) for k, v in engine.params_a._asdict().items()},
-                "mlp": {k: np.array(v[0]) for k, v in engine.params_m._asdict().items()},
+                "attention": {k: np.array(v[0]) for k, v in batch.params_a._asdict().items()},
+                "mlp": {k: np.array(v[0]) for k, v in batch.params_m._asdict().items()},
             }
 
     def close(self) -> None:
