@@ -60,6 +60,8 @@ def decode(
             image.draft("RGB", (2 * 224, 2 * 224))  # JPEG only: decode at a reduced scale
             image.load()
             return ImageOps.exif_transpose(image), source
+    except FrameError:
+        raise
     except UnidentifiedImageError:
         raise FrameError("not a PNG, JPEG or WebP image") from None
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):

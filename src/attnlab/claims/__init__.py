@@ -32,7 +32,7 @@ CLAIM_IDS: tuple[str, ...] = (
     *(f"F4.{i}" for i in range(1, 5)),
     *(f"F5.{i}" for i in range(1, 4)),
     *(f"F6.{i}" for i in range(1, 4)),
-    *(f"F7.{i}" for i in range(1, 6)),
+    *(f"F7.{i}" for i in range(1, 10)),  # F7.6–F7.9: shared/CLAIMS-beyond.md
     "M1",
     "M2",
     *(f"E{i}" for i in range(1, 6)),
