@@ -275,6 +275,7 @@ def _kv_heads() -> ClaimResult:
             "kv_heads": GQA_7B,
             "fraction": quarter,
             "fraction_mqa": mqa["kv"]["fraction"],
+            "queries_per_kv_head": gqa["kv"]["queries_per_kv_head"],
             "cache_gb_mha": mha["kv_cache_bytes"]["total"] / 1e9,
             "cache_gb_gqa": gqa["kv_cache_bytes"]["total"] / 1e9,
         },
