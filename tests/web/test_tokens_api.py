@@ -37,7 +37,9 @@ def _bomb_png(width: int, height: int) -> bytes:
 
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
     idat = zlib.compress(b"\x00" * 1024)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", idat) + chunk(b"IEND", b"")
+    return (
+        b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", idat) + chunk(b"IEND", b"")
+    )
 
 
 def _message(response) -> str:
@@ -146,6 +148,8 @@ def test_the_timing_answers_within_its_grid_and_names_the_machine(client) -> Non
     assert t["machine"]["cores"] >= 1 and t["machine"]["cpu"] and t["machine"]["blas"]
 
 
-@pytest.mark.parametrize("query", [{"n": 0}, {"n": "abc"}, {"n": 10**8}, {"model": "13b"}, {"x": 1}])
+@pytest.mark.parametrize(
+    "query", [{"n": 0}, {"n": "abc"}, {"n": 10**8}, {"model": "13b"}, {"x": 1}]
+)
 def test_bad_timing_queries_are_422(client, query) -> None:
     assert client.get("/api/tokens/timing", params=query).status_code == 422
