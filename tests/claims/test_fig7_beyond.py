@@ -4,12 +4,15 @@ fails when the engine is wrong."""
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 
-from attnlab import frames
+from attnlab import frames, lesson
 from attnlab.claims import fig7
 from attnlab.figures import compute_figure
+from attnlab.lesson_values import format_value
 from attnlab.nn import timing
 
 CHECKS = {c.id: c for c in fig7.CHECKS if c.id in ("F7.6", "F7.7", "F7.8", "F7.9")}
@@ -69,3 +72,21 @@ def test_the_frame_claim_fails_for_a_frame_that_is_not_the_box_mean(monkeypatch)
 
     monkeypatch.setattr(frames, "to_frame", mirrored)
     assert not fig7._own_frame().ok
+
+
+def test_the_panels_sentences_are_in_both_catalogues_with_the_checks_values() -> None:
+    """claim / claimlesson / claimmeasured / claimcondition for F7.6–F7.9, en and zh: every slot
+    names a value the check returns, and no threshold is written into a sentence."""
+    i18n = Path(lesson.__file__).parent / "static" / "i18n"
+    results = {cid: c.run() for cid, c in CHECKS.items()}
+    for lang in lesson.LANGS:
+        catalogue = json.loads((i18n / f"{lang}.json").read_text("utf-8"))
+        for cid, r in results.items():
+            for kind in ("claim", "claimlesson", "claimmeasured", "claimcondition"):
+                sentence = catalogue[f"{kind}.{cid}"]
+                for m in lesson.PLACEHOLDER_RE.finditer(sentence):
+                    assert m[1] == cid and m[2] in r.values, (lang, kind, m[0])
+                    assert format_value(r.values[m[2]], m[3])
+                rest = lesson.PLACEHOLDER_RE.sub(" ", sentence)
+                assert not re.search(r"\d\.\d|\de-\d", rest), (lang, kind, cid)
+            assert lang == "zh" or catalogue[f"claimlesson.{cid}"] == r.lesson
