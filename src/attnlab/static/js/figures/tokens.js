@@ -63,7 +63,12 @@ function flopChart(parent, t) {
   const crossLabel = el("text", { class: "crossover-label", "text-anchor": "start" }, over);
   const nowLine = el("line", { class: "now-line" }, over);
   const dots = { linear: el("circle", { r: 5, fill: PALETTE.value, class: "now-dot linear" }, over),
-    attention: hl(el("circle", { r: 5, fill: PALETTE.attention, class: "now-dot attention" }, over), "n2") };
+    attention: hl(el("circle", { r: 5, fill: PALETTE.attention, class: "now-dot attention" }, over), "n2"),
+    // the same n with m latents: hollow dots on the dashed curves
+    latentLinear: el("circle", { r: 4.5, fill: "#fff", stroke: PALETTE.value, "stroke-width": 2,
+      class: "latent-dot" }, over),
+    latentAttention: el("circle", { r: 4.5, fill: "#fff", stroke: PALETTE.attention, "stroke-width": 2,
+      class: "latent-dot" }, over) };
   const nowLabel = el("text", { class: "now-label", "text-anchor": "middle" }, over);
   const ul = html("ul", { class: "legend" }, parent);
   const line = (stroke) => (s) => el("line", { x1: 1, x2: 25, y1: 6, y2: 6, stroke, "stroke-width": 2.5 }, s);
@@ -106,6 +111,13 @@ function flopChart(parent, t) {
       dots.linear.setAttribute("cy", s.y(d.point.linear));
       dots.attention.setAttribute("cx", xn);
       dots.attention.setAttribute("cy", s.y(d.point.attention));
+      for (const [dot, key] of [[dots.latentLinear, "linear"], [dots.latentAttention, "attention"]]) {
+        dot.style.display = d.latent ? "" : "none";
+        if (d.latent) {
+          dot.setAttribute("cx", xn);
+          dot.setAttribute("cy", s.y(d.latent.point[key]));
+        }
+      }
       nowLabel.setAttribute("x", xn);
       nowLabel.setAttribute("y", Math.min(s.y(d.point.linear), s.y(d.point.attention)) - 10);
       nowLabel.textContent = `n = ${count(d.point.n)}`;
