@@ -344,7 +344,7 @@ def _timed() -> ClaimResult:
     tiled_text = (
         f"tiled {tiled['gflops']:.1f} GFLOP/s, outputs differ by {tiled['max_abs_diff']:.1e}"
         if tiled
-        else "the tiled version is not connected yet (nn/timing.py TILED_ATTENTION)"
+        else "the tiled version is not measured: attnlab.nn.flash is not in this build"
     )
     m = t["machine"]
     return ClaimResult(
