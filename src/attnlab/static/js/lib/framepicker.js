@@ -25,10 +25,11 @@ function dataUrl(file) {
  */
 export function framePicker(parent, { t, onFrame, dropOn = null }) {
   const box = html("div", { class: "frame-picker" }, parent);
-  const label = html("label", { class: "frame-choose" }, box);
-  const caption = html("span", { class: "frame-choose-text" }, label);
+  // a button opens the (hidden) file input: focusable and labelled like every other control
+  const caption = html("button", { type: "button", class: "frame-choose" }, box);
   const input = html("input", { type: "file", accept: "image/png,image/jpeg,image/webp", class: "frame-file",
-    name: "tk-frame" }, label);
+    name: "tk-frame", hidden: true, tabindex: -1 }, box);
+  caption.addEventListener("click", () => input.click());
   const back = html("button", { type: "button", class: "frame-back", hidden: true }, box);
   const status = html("p", { class: "frame-status", role: "status" }, box);
   let state = "synthetic"; // synthetic | sending | own | error
