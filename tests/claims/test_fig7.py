@@ -5,7 +5,18 @@ from attnlab.figures import compute_figure
 
 
 def test_ids():
-    assert [c.id for c in CHECKS] == ["F7.1", "F7.2", "F7.3", "F7.4", "F7.5", "E5"]
+    assert [c.id for c in CHECKS] == [
+        "F7.1",
+        "F7.2",
+        "F7.3",
+        "F7.4",
+        "F7.5",
+        "E5",
+        "F7.6",
+        "F7.7",
+        "F7.8",
+        "F7.9",
+    ]
 
 
 def test_values_are_the_figures_numbers():

@@ -38,7 +38,7 @@ def test_each_view_draws_without_errors(open_lesson, recorder) -> None:
     page.wait_for_selector("#fig-tokens .readouts [data-readout=tokens][data-value]")
     assert page.locator("#fig-depth .cosine-map .heat-cell").count() == 64
     assert page.locator("#fig-kv-cache .cell").count() == 14 * 14
-    assert page.locator("#fig-tokens .flop-chart path.series").count() == 2
+    assert page.locator("#fig-tokens .flop-chart path.series:is(.linear, .attention)").count() == 2
     for name in OWN_FIGURES:
         assert page.locator(f"#fig-{name} .fig-error:not([hidden])").count() == 0, name
     assert recorder.page_errors == []

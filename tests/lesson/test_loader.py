@@ -22,7 +22,7 @@ from attnlab.lesson.blocks import FIGURES, Context, render_inline, render_tex
 CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
 # Try-it tasks per figure, as the spec has them (FIG 1: 2, FIG 2: 3, …).
 TRIES_PER_FIGURE = {
-    "lookup": 2, "training": 3, "scaling": 1, "position": 2, "depth": 2, "kv-cache": 1, "tokens": 1,
+    "lookup": 2, "training": 3, "scaling": 1, "position": 2, "depth": 2, "kv-cache": 1, "tokens": 3,
 }  # fmt: skip
 
 
@@ -326,6 +326,10 @@ def _real_cases() -> list[tuple[str, int, dict[str, Any]]]:
         ("count", 1, compute_figure("kv-cache", {"mask": "block", "cache": False, "step": 8})),
         ("wall", 0, compute_figure("tokens", {"cameras": 4, "patch": 8, "model": "small"})),
         ("wall", 1, compute_figure("tokens", {"cameras": 4, "patch": 8, "model": "7b"})),
+        ("kv-share", 0, compute_figure("tokens", {"model": "7b", "kv": "gqa", "kv_heads": 8})),
+        ("kv-share", 1, compute_figure("tokens", {"model": "7b", "kv": "mqa"})),
+        ("latents", 0, compute_figure("tokens", {"cameras": 4, "patch": 8, "latents": 256})),
+        ("latents", 1, compute_figure("tokens", {"cameras": 4, "patch": 8, "latents": 4096})),
     ]
 
 

@@ -1,4 +1,5 @@
-"""FIG 7's claims (F7.1–F7.5) and exercise 5 (E5): tokens from cameras and what they cost.
+"""FIG 7's claims (F7.1–F7.5) and exercise 5 (E5): tokens from cameras and what they cost; and
+beyond the spec (F7.6–F7.9): shared KV heads, latents, a timed layer, the reader's own frame.
 
 The numbers go through `attnlab.figures.compute_figure("tokens", …)`, the same path as the page.
 The token count is checked against the patch grid cut from the figure's actual image, so the
@@ -7,13 +8,36 @@ formula and the picture cannot drift apart.
 
 from __future__ import annotations
 
+import base64
+import io
+from fractions import Fraction
 from itertools import product
 from typing import Any
 
+import numpy as np
+from PIL import Image
+
 from attnlab.claims.base import ClaimCheck, ClaimResult
 from attnlab.figures import compute_figure
-from attnlab.figures.tokens import PATCHES, camera_image, patch_grid
-from attnlab.nn.cost import MODEL_PRESETS, attention_share, layer_flops, patch_numbers
+from attnlab.figures.tokens import (
+    GQA_HEADS,
+    LATENTS,
+    PATCHES,
+    camera_image,
+    frame_patches,
+    patch_grid,
+)
+from attnlab.nn.attention import attention
+from attnlab.nn.cost import (
+    IMAGE_SIZE,
+    KV_SHARING,
+    MODEL_PRESETS,
+    attention_share,
+    latent_layer_flops,
+    layer_flops,
+    patch_numbers,
+)
+from attnlab.nn.timing import time_attention
 
 REL = 1e-12  # floats that must equal an integer formula
 
@@ -203,4 +227,204 @@ CHECKS: tuple[ClaimCheck, ...] = (
     ClaimCheck("F7.4", _kv_bytes),
     ClaimCheck("F7.5", _vit),
     ClaimCheck("E5", _exercise_5),
+)
+
+
+# --- beyond the spec (shared/CLAIMS-beyond.md): what real models do about the wall ------------
+
+GQA_7B = 8  # F7.6: Llama-2-70B's and Llama 3's choice, 8 KV heads
+LATENT_M = 256  # F7.7's try-it: 256 latents, as in Perceiver IO
+LATENT_MANY = 4096  # F7.7: more latents than d, so that attention can dominate again
+TIMED_N = 256  # F7.8: a layer small enough to time in a fraction of a second
+SAME_TOL = 1e-12  # F7.8: tiled and plain outputs agree to this
+SOURCE_WH = (672, 448)  # F7.9: a 3:2 photo; its centre square is 448 px, twice 224
+PIXEL_TOL = 1.0  # F7.9: a frame pixel against its source pixels' mean (Pillow's 8-bit box filter)
+MEAN_TOL = 1.5  # F7.9: a patch's colour, that error plus the rounding to a whole colour value
+
+
+def _kv_heads() -> ClaimResult:
+    checked, ok = 0, True
+    for name, sharing, heads, cameras in product(MODEL_PRESETS, KV_SHARING, GQA_HEADS, (1, 4)):
+        size = MODEL_PRESETS[name]
+        data = _tokens(model=name, kv=sharing, kv_heads=heads, cameras=cameras)
+        h_kv = {"mha": size.n_heads, "gqa": heads, "mqa": 1}[sharing]
+        b, n = data["bytes_per_number"], data["n"]
+        expected = Fraction(2 * size.n_layers * n * size.d * h_kv * b, size.n_heads)
+        ok = ok and data["kv_cache_bytes"]["total"] == expected == int(expected)
+        ok = ok and data["kv"]["fraction"] == h_kv / size.n_heads
+        checked += 1
+    mha, gqa = (_tokens(**TRIED, model="7b", kv=kv, kv_heads=GQA_7B) for kv in ("mha", "gqa"))
+    mqa = _tokens(**TRIED, model="7b", kv="mqa")
+    quarter = gqa["kv_cache_bytes"]["total"] / mha["kv_cache_bytes"]["total"]
+    n_heads = mha["model_size"]["n_heads"]
+    return ClaimResult(
+        id="F7.6",
+        statement="With H_kv key/value heads shared by H query heads (GQA; MQA is H_kv = 1) the KV "
+        "cache is H_kv / H of full multi-head attention's: 2 · L · n · d · (H_kv / H) · b bytes.",
+        lesson="7B class, 32 heads, 8 KV heads: a quarter of the cache",
+        measured=f"the figure equals the formula on {checked} settings; 7B class, {n_heads} "
+        f"heads, {GQA_7B} KV heads: {gqa['kv_cache_bytes']['total'] / 1e9:.2f} GB instead of "
+        f"{mha['kv_cache_bytes']['total'] / 1e9:.2f} GB (×{quarter:g}); "
+        f"MQA ×{mqa['kv']['fraction']:g}",
+        ok=ok and quarter == 0.25 and n_heads == 32,
+        condition=f"the figure's cache equals 2·L·n·d·(H_kv/H)·2 bytes exactly on {checked} "
+        f"settings (both models, mha/gqa/mqa); 7B class with {GQA_7B} KV heads: exactly 1/4",
+        values={
+            "settings_checked": checked,
+            "n_heads": n_heads,
+            "kv_heads": GQA_7B,
+            "fraction": quarter,
+            "fraction_mqa": mqa["kv"]["fraction"],
+            "queries_per_kv_head": gqa["kv"]["queries_per_kv_head"],
+            "cache_gb_mha": mha["kv_cache_bytes"]["total"] / 1e9,
+            "cache_gb_gqa": gqa["kv_cache_bytes"]["total"] / 1e9,
+        },
+    )
+
+
+def _cross_attention_macs(n: int, m: int, d: int) -> int:
+    """Multiply-adds of a real cross-attention, read off the arrays it makes: every score is
+    a d-long dot product, and every output entry sums n weighted values."""
+    rng = np.random.default_rng(7)
+    q, kv = rng.standard_normal((m, d)), rng.standard_normal((n, d))
+    out, weights = attention(q, kv, kv)  # weights (m, n), out (m, d)
+    return weights.size * q.shape[1] + out.size * weights.shape[1]
+
+
+def _latents() -> ClaimResult:
+    ok, checked = True, 0
+    for name, m, cameras in product(MODEL_PRESETS, LATENTS[1:], (1, 4, 16)):
+        d = MODEL_PRESETS[name].d
+        data = _tokens(model=name, latents=m, cameras=cameras)
+        n, lat = data["n"], data["latent"]
+        ok = ok and lat["layer_flops"]["attention"] == 4 * n * m * d
+        ok = ok and lat["attention_vs_full"] == (4 * n * m * d) / (4 * n * n * d)
+        checked += 1
+    same = latent_layer_flops(300, 300, 64) == layer_flops(300, 64)  # m = n: a plain layer
+    ok = ok and same and 2 * _cross_attention_macs(5, 3, 4) == 4 * 5 * 3 * 4
+    full, lat = _tokens(**TRIED), _tokens(**TRIED, latents=LATENT_M)
+    many = _tokens(**TRIED, latents=LATENT_MANY)["latent"]["crossover_n"]
+    d = full["model_size"]["d"]
+    ok = ok and lat["latent"]["crossover_n"] is None and many is not None and many < 6 * d
+    shares = {"share_full": full["attention_share"], "share": lat["latent"]["attention_share"]}
+    return ClaimResult(
+        id="F7.7",
+        statement="m latent tokens cross-attending to n inputs (Perceiver) cost 4·n·m·d attention "
+        "FLOPs per layer instead of 4·n²·d; with m ≤ d attention never reaches half the layer.",
+        lesson="attention $4nmd$ instead of $4n^2d$",
+        measured=f"the figure equals 4nmd on {checked} settings, and a real cross-attention's "
+        f"arrays count the same; small model, n = {full['n']}: {LATENT_M} latents take attention "
+        f"from {shares['share_full']:.1%} to {shares['share']:.1%} of the layer; crossover "
+        f"{6 * d} → none ({LATENT_MANY} latents: {many})",
+        ok=ok,
+        condition=f"the figure's latent attention = 4nmd exactly on {checked} settings; m = n "
+        f"gives the plain layer; {LATENT_M} latents on the small model: no crossover; "
+        f"{LATENT_MANY}: below 6d",
+        values={
+            "settings_checked": checked,
+            "m": LATENT_M,
+            "n": full["n"],
+            **shares,
+            "ratio": lat["latent"]["attention_vs_full"],
+            "m_many": LATENT_MANY,
+            "crossover_many": many,
+            "crossover_full": 6 * d,
+        },
+    )
+
+
+def _timed() -> ClaimResult:
+    t = time_attention(TIMED_N, "small")
+    plain, tiled = t["plain"], t["tiled"]
+    consistent = abs(plain["gflops"] * 1e9 * plain["seconds"] - t["flops"]) <= 1e-6 * t["flops"]
+    ok = t["flops"] == layer_flops(t["n_timed"], t["d"])["attention"] and consistent
+    ok = ok and plain["seconds"] > 0 and t["matmul"]["gflops"] > 0 and bool(t["machine"]["cpu"])
+    same = tiled is not None and tiled["max_abs_diff"] < SAME_TOL
+    ok = ok and (tiled is None or same)
+    tiled_text = (
+        f"tiled {tiled['gflops']:.1f} GFLOP/s, outputs differ by {tiled['max_abs_diff']:.1e}"
+        if tiled
+        else "the tiled version is not measured: attnlab.nn.flash is not in this build"
+    )
+    m = t["machine"]
+    return ClaimResult(
+        id="F7.8",
+        statement="One attention layer at the current n, timed on the serving machine (plain and "
+        "tiled), is shown beside its FLOP count as achieved GFLOP/s; the two versions give the "
+        "same output.",
+        lesson="achieved GFLOP/s beside the FLOP count, on this machine",
+        measured=f"n = {t['n_timed']}, {t['flops'] / 1e9:.2f} GFLOP: plain {plain['gflops']:.1f} "
+        f"GFLOP/s ({plain['of_matmul']:.0%} of this machine's {t['matmul']['gflops']:.1f} "
+        f"GFLOP/s matrix product); {tiled_text}; {m['cpu']}, {m['cores']} cores, {m['blas']}",
+        ok=ok,
+        condition=f"FLOPs = 4n²d of the timed n; GFLOP/s × seconds = FLOPs; tiled output within "
+        f"{SAME_TOL:g} of plain when connected",
+        values={
+            "n": t["n_timed"],
+            "gflops": plain["gflops"],
+            "of_matmul": plain["of_matmul"],
+            "matmul_gflops": t["matmul"]["gflops"],
+            "tiled_connected": tiled is not None,
+            "same_tol": SAME_TOL,
+            "cores": m["cores"],
+        },
+    )
+
+
+def _known_frame() -> tuple[bytes, np.ndarray]:
+    """A 672 × 448 PNG of noise, and its centre 448 × 448 square (what the frame must show)."""
+    w, h = SOURCE_WH
+    pixels = np.random.default_rng(9).integers(0, 256, size=(h, w, 3), dtype=np.uint8)
+    buf = io.BytesIO()
+    Image.fromarray(pixels).save(buf, format="PNG")
+    left = (w - h) // 2
+    return buf.getvalue(), pixels[:, left : left + h].astype(float)
+
+
+def _own_frame() -> ClaimResult:
+    data, square = _known_frame()
+    answer = frame_patches(data)
+    png = base64.b64decode(answer["image"]["png"].split(",", 1)[1])
+    frame = np.asarray(Image.open(io.BytesIO(png)).convert("RGB"), dtype=float)  # (224, 224, 3)
+    k = square.shape[0] // IMAGE_SIZE  # source pixels per frame pixel along a side (2)
+    means = square.reshape(IMAGE_SIZE, k, IMAGE_SIZE, k, 3).mean(axis=(1, 3))  # by hand
+    pixel_diff = float(np.abs(frame - means).max())
+    mean_diff, counts = 0.0, []
+    for grid in answer["grids"]:
+        p, side = grid["size"], IMAGE_SIZE // grid["size"]
+        known = square.reshape(side, k * p, side, k * p, 3).mean(axis=(1, 3))
+        mean_diff = max(mean_diff, float(np.abs(np.array(grid["mean_rgb"]) - known).max()))
+        counts.append(grid["count"] == side * side and grid["numbers_per_patch"] == 3 * p * p)
+    ok = frame.shape == (IMAGE_SIZE, IMAGE_SIZE, 3) and all(counts) and len(counts) == len(PATCHES)
+    ok = ok and pixel_diff <= PIXEL_TOL and mean_diff <= MEAN_TOL
+    w, h = SOURCE_WH
+    return ClaimResult(
+        id="F7.9",
+        statement="A reader's own frame is cut to its centre square, resized to 224 × 224, and "
+        "each patch token holds that patch's pixels.",
+        lesson="your frame → 224 × 224 → one token per patch",
+        measured=f"a {w} × {h} PNG of noise: every frame pixel within {pixel_diff:g} of the mean "
+        f"of its {k} × {k} source pixels, every patch's colour within {mean_diff:g} of the "
+        f"source block's mean, at all {len(counts)} patch sizes",
+        ok=ok,
+        condition=f"means computed from the source array by hand; a frame pixel within "
+        f"{PIXEL_TOL:g} of its source pixels' mean, a patch's colour within {MEAN_TOL:g} of its "
+        "source block's (8-bit rounding)",
+        values={
+            "width": w,
+            "height": h,
+            "pixel_diff": pixel_diff,
+            "mean_diff": mean_diff,
+            "pixel_tol": PIXEL_TOL,
+            "mean_tol": MEAN_TOL,
+            "patch_sizes": len(counts),
+        },
+    )
+
+
+CHECKS += (
+    ClaimCheck("F7.6", _kv_heads),
+    ClaimCheck("F7.7", _latents),
+    ClaimCheck("F7.8", _timed),
+    ClaimCheck("F7.9", _own_frame),
 )

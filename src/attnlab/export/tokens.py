@@ -2,7 +2,8 @@
 
 Two panels from `figures.tokens` data: the synthetic camera image with its patch grid, and one
 layer's FLOPs (linear parts 24nd², attention 4n²d) against n on log-log axes with the crossover
-and the current token count.
+and the current token count. With latents set, a Perceiver-style layer's curves are drawn dashed;
+with shared KV heads (gqa, mqa), the subtitle gives the cache beside full multi-head attention's.
 """
 
 from __future__ import annotations
@@ -29,6 +30,21 @@ def draw(fig: Figure, data: dict[str, Any]) -> None:
                 f"n = {t['image']} image + {t['proprio']} proprio + {t['actions']} action "
                 f"= {t['total']} tokens; attention is {data['attention_share']:.0%} of a "
                 f"layer's FLOPs")  # fmt: skip
+
+
+def _beyond(data: dict[str, Any]) -> list[str]:
+    """Lines for the options beyond the spec, when set: shared KV heads, latents."""
+    kv, lat, out = data["kv"], data["latent"], []
+    if kv["sharing"] != "mha":
+        gb, mha = data["kv_cache_bytes"]["total"] / 1e9, kv["bytes_mha"] / 1e9
+        out.append(f"{kv['sharing'].upper()}: {kv['kv_heads']} of {kv['n_heads']} KV heads, "
+                   f"cache {gb:.2f} GB (MHA {mha:.2f} GB, ×{kv['fraction']:g})")  # fmt: skip
+    if lat:
+        share = lat["attention_share"]
+        cross = lat["crossover_n"]
+        where = f"dominates past n = {cross}" if cross else "never reaches half"
+        out.append(f"{lat['m']} latents: attention {share:.0%} of the layer, {where}")
+    return out
 
 
 def decode_png(url: str) -> np.ndarray:
@@ -58,6 +74,12 @@ def _flops(ax: Axes, data: dict[str, Any]) -> None:
     d = data["model_size"]["d"]
     ax.plot(c["n"], c["linear"], color=style.PURPLE, lw=3, label="linear parts 24nd²")
     ax.plot(c["n"], c["attention"], color=style.AMBER, lw=3, label="attention 4n²d")
+    if data["latent"]:
+        lc, m = data["latent"]["curve"], data["latent"]["m"]
+        ax.plot(c["n"], lc["linear"], color=style.PURPLE, lw=2, ls="--",
+                label=f"{m} latents: linear parts")  # fmt: skip
+        ax.plot(c["n"], lc["attention"], color=style.AMBER, lw=2, ls="--",
+                label=f"{m} latents: attention 4nmd")  # fmt: skip
     ax.axvline(data["crossover_n"], color=style.MUTED, ls="--", lw=1.5,
                label=f"crossover n = 6d = {data['crossover_n']}")  # fmt: skip
     ax.axvline(pt["n"], color=style.BLUE, ls=":", lw=2, label=f"this setting: n = {pt['n']}")
@@ -69,5 +91,9 @@ def _flops(ax: Axes, data: dict[str, Any]) -> None:
     ax.legend(loc="upper left")
     m = data["model_size"]
     ax.set_title(f"FLOPs per layer, model {m['name']} (d = {d}, {m['n_layers']} layers)")
+    notes = _beyond(data)
+    if notes:
+        ax.text(0.98, 0.03, "\n".join(notes), transform=ax.transAxes, ha="right", va="bottom",
+                color=style.INK, bbox={"facecolor": "white", "edgecolor": style.MUTED})  # fmt: skip
     ax.set_xlabel("tokens n (log)")
     ax.set_ylabel("FLOPs per layer (log)")

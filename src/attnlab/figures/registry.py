@@ -72,7 +72,7 @@ FIGURES: tuple[Figure, ...] = (
     Figure("position", 4, section="parts", module="position", export="position", claims=4),
     Figure("depth", 5, section="parts", module="depth", export="depth", claims=3),
     Figure("kv-cache", 6, section="parts", module="kv_cache", export="kv_cache", claims=3),
-    Figure("tokens", 7, section="robots", module="tokens", export="tokens", claims=5),
+    Figure("tokens", 7, section="robots", module="tokens", export="tokens", claims=9),
 )
 # fmt: on
 

@@ -4,7 +4,10 @@ Each camera frame (224 × 224) is cut into patches; each patch becomes one token
 proprioception token and the action tokens that gives n, and one layer costs 24nd² FLOPs in its
 linear parts plus 4n²d in attention: attention dominates only past n = 6d. We also draw a
 synthetic robot-camera image (our own NumPy drawing, no files) so the page can show which pixels
-become which token.
+become which token; a reader's own frame goes through `frame_patches`.
+
+What real models do about the wall: share key/value heads (GQA, MQA: a smaller KV cache) and
+let m latent tokens read the n inputs (Perceiver: 4nmd attention FLOPs instead of 4n²d).
 """
 
 from __future__ import annotations
@@ -17,12 +20,18 @@ from typing import Any
 
 import numpy as np
 
+from attnlab import frames
 from attnlab.nn.cost import (
     IMAGE_SIZE,
+    KV_SHARING,
     MODEL_PRESETS,
+    ModelSize,
     attention_share,
     crossover_tokens,
     kv_cache_bytes,
+    kv_heads_of,
+    latent_crossover_tokens,
+    latent_layer_flops,
     layer_flops,
     model_flops,
     patch_numbers,
@@ -37,6 +46,9 @@ NAME = "tokens"
 PATCHES = (8, 14, 16, 28, 32)  # sizes that tile 224 exactly
 MAX_CAMERAS, MAX_FRAMES, MAX_ACTIONS = 16, 16, 256
 BYTES_FP16 = 2
+# GQA's KV heads: each divides both presets' query heads (8 and 32), so every setting is valid.
+GQA_HEADS = (2, 4, 8)
+LATENTS = (0, 64, 256, 1024, 4096)  # Perceiver's latent tokens; 0 = every token attends to all
 
 PARAMS: tuple[Param, ...] = (
     Param("cameras", "int", 2, "number of cameras", lo=1, hi=MAX_CAMERAS),
@@ -49,6 +61,21 @@ PARAMS: tuple[Param, ...] = (
         "small",
         "small: L = 6, d = 512; 7b: L = 32, d = 4096",
         choices=tuple(MODEL_PRESETS),
+    ),
+    Param(
+        "kv",
+        "choice",
+        "mha",
+        "key/value heads: one per query head (mha), one per group (gqa) or one for all (mqa)",
+        choices=KV_SHARING,
+    ),
+    Param("kv_heads", "choice", 8, "KV heads under gqa", choices=GQA_HEADS),
+    Param(
+        "latents",
+        "choice",
+        0,
+        "latent tokens m that cross-attend to the n inputs (Perceiver); 0 = none",
+        choices=LATENTS,
     ),
 )
 
@@ -147,6 +174,23 @@ def patch_grid(img: Array, patch: int) -> dict[str, Any]:
     }
 
 
+def frame_patches(image: Any, patches: tuple[int, ...] = PATCHES) -> dict[str, Any]:
+    """A reader's own camera frame as FIG 7 shows it: the image (PNG bytes, JPEG, WebP; or an
+    (h, w, 3) array) cut to its centre square and box-filtered to 224 × 224, and its patch grid
+    at every patch size (`patch_grid`: rows, cols, count, each patch's mean colour).
+
+    The one place where an image becomes patches: the web upload and the notebook widget both
+    call it. Raises `attnlab.frames.FrameError` for anything that is not an image we read.
+    """
+    img, source = frames.to_frame(image, IMAGE_SIZE)
+    url = "data:image/png;base64," + base64.b64encode(png_bytes(img)).decode("ascii")
+    return {
+        "image": {"size": IMAGE_SIZE, "png": url},
+        "source": source,
+        "grids": [patch_grid(img, p) for p in patches],
+    }
+
+
 # --- the cost of a layer -------------------------------------------------------------------------
 
 
@@ -155,9 +199,56 @@ def _floats(parts: dict[str, int]) -> dict[str, float]:
     return {k: float(v) for k, v in parts.items()} | {"total": float(total(parts))}
 
 
-def compute(*, cameras: int, patch: int, frames: int, actions: int, model: str) -> dict[str, Any]:
-    """Token counts, one layer's and the whole model's FLOPs, KV-cache bytes, the FLOP curves
-    against n with the current point, and the camera image with its patch grid."""
+def _kv(n: int, size: ModelSize, sharing: str, gqa_heads: int) -> dict[str, Any]:
+    """The KV cache under the chosen head sharing, beside full multi-head attention's."""
+    h_kv = kv_heads_of(size, sharing, gqa_heads)
+    mha = total(kv_cache_bytes(n, size, BYTES_FP16))
+    shared = total(kv_cache_bytes(n, size, BYTES_FP16, kv_heads=h_kv))
+    return {
+        "sharing": sharing,
+        "kv_heads": h_kv,
+        "n_heads": size.n_heads,
+        "queries_per_kv_head": size.n_heads // h_kv,
+        "bytes_mha": float(mha),
+        "fraction": shared / mha,
+    }
+
+
+def _latent(n: int, m: int, size: ModelSize) -> dict[str, Any] | None:
+    """A Perceiver-style layer's FLOPs at n, its crossover and its curve; None without latents."""
+    if m == 0:
+        return None
+    parts = latent_layer_flops(n, m, size.d)
+    linear = parts["projections"] + parts["mlp"]
+    curve = [latent_layer_flops(int(k), m, size.d) for k in CURVE_N]
+    return {
+        "m": m,
+        "layer_flops": _floats(parts) | {"linear": float(linear)},
+        "attention_share": parts["attention"] / total(parts),
+        "attention_vs_full": parts["attention"] / layer_flops(n, size.d)["attention"],
+        "crossover_n": latent_crossover_tokens(m, size.d),
+        "curve": {
+            "linear": [float(c["projections"] + c["mlp"]) for c in curve],
+            "attention": [float(c["attention"]) for c in curve],
+        },
+        "point": {"n": n, "linear": float(linear), "attention": float(parts["attention"])},
+    }
+
+
+def compute(
+    *,
+    cameras: int,
+    patch: int,
+    frames: int,
+    actions: int,
+    model: str,
+    kv: str = "mha",
+    kv_heads: int = 8,
+    latents: int = 0,
+) -> dict[str, Any]:
+    """Token counts, one layer's and the whole model's FLOPs, KV-cache bytes (under the chosen
+    KV-head sharing), the FLOP curves against n with the current point (and a latent layer's,
+    with latents), and the camera image with its patch grid."""
     size = MODEL_PRESETS[model]
     tokens = token_counts(cameras=cameras, patch=patch, frames=frames, actions=actions)
     n = total(tokens)
@@ -165,15 +256,25 @@ def compute(*, cameras: int, patch: int, frames: int, actions: int, model: str) 
     linear = per_layer["projections"] + per_layer["mlp"]
     curve = [layer_flops(int(m), size.d) for m in CURVE_N]
     img, url = camera_image()
+    kv_info = _kv(n, size, kv, kv_heads)
     return {
         "tokens": tokens | {"total": n},
         "n": n,
-        "model_size": {"name": size.name, "n_layers": size.n_layers, "d": size.d},
+        "model_size": {
+            "name": size.name,
+            "n_layers": size.n_layers,
+            "d": size.d,
+            "n_heads": size.n_heads,
+        },
         "layer_flops": _floats(per_layer) | {"linear": float(linear)},
         "attention_share": attention_share(n, size.d),
         "crossover_n": crossover_tokens(size.d),
         "model_flops": _floats(model_flops(n, size)),
-        "kv_cache_bytes": _floats(kv_cache_bytes(n, size, BYTES_FP16)),
+        "kv_cache_bytes": _floats(
+            kv_cache_bytes(n, size, BYTES_FP16, kv_heads=kv_info["kv_heads"])
+        ),
+        "kv": kv_info,
+        "latent": _latent(n, latents, size),
         "bytes_per_number": BYTES_FP16,
         "curve": {
             "n": CURVE_N,

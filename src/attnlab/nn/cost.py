@@ -18,6 +18,7 @@ MASK_KINDS: tuple[MaskKind, ...] = ("causal", "block", "bidirectional")
 
 __all__ = [
     "IMAGE_SIZE",
+    "KV_SHARING",
     "MASK_KINDS",
     "MODEL_PRESETS",
     "ModelSize",
@@ -25,6 +26,9 @@ __all__ = [
     "crossover_tokens",
     "generation_dot_products",
     "kv_cache_bytes",
+    "kv_heads_of",
+    "latent_crossover_tokens",
+    "latent_layer_flops",
     "layer_flops",
     "model_flops",
     "patch_numbers",
@@ -37,18 +41,27 @@ IMAGE_SIZE = 224  # pixels on a side of one camera frame, as in ViT
 
 @dataclass(frozen=True)
 class ModelSize:
-    """A model's depth and width: L layers of width d."""
+    """A model's depth, width and heads: L layers of width d, H query heads of width d / H."""
 
     name: str
     n_layers: int
     d: int
+    n_heads: int = 1
+
+    @property
+    def d_head(self) -> int:
+        return self.d // self.n_heads
 
 
-# FIG 7's two presets: a small policy, and the depth and width of Llama 2 7B.
+# FIG 7's two presets: a small policy (8 heads of 64), and Llama 2 7B's shape (32 heads of 128).
 MODEL_PRESETS: dict[str, ModelSize] = {
-    "small": ModelSize("small", n_layers=6, d=512),
-    "7b": ModelSize("7b", n_layers=32, d=4096),
+    "small": ModelSize("small", n_layers=6, d=512, n_heads=8),
+    "7b": ModelSize("7b", n_layers=32, d=4096, n_heads=32),
 }
+
+# How many key/value heads the H query heads share: all their own (multi-head), one per group
+# of query heads (grouped-query), or one for all (multi-query).
+KV_SHARING = ("mha", "gqa", "mqa")
 
 
 def total(parts: Mapping[str, int | float]) -> int | float:
@@ -83,11 +96,52 @@ def model_flops(n: int, size: ModelSize) -> dict[str, int]:
     return {k: size.n_layers * v for k, v in layer_flops(n, size.d).items()}
 
 
-def kv_cache_bytes(n: int, size: ModelSize, bytes_per_number: int = 2) -> dict[str, int]:
-    """Memory of the KV cache for n tokens: one key and one value of width d per token and layer,
-    2 · L · n · d · b bytes in all (b = 2 for fp16)."""
-    per_part = size.n_layers * n * size.d * bytes_per_number
+def kv_heads_of(size: ModelSize, sharing: str, gqa_heads: int) -> int:
+    """H_kv, the key/value heads kept per layer: H (mha), gqa_heads (gqa) or 1 (mqa).
+
+    In GQA each KV head serves H / H_kv query heads, so H_kv must divide H.
+    """
+    if sharing not in KV_SHARING:
+        raise ValueError(f"sharing must be one of {KV_SHARING}, got {sharing!r}")
+    h_kv = {"mha": size.n_heads, "gqa": gqa_heads, "mqa": 1}[sharing]
+    if not 1 <= h_kv <= size.n_heads or size.n_heads % h_kv:
+        raise ValueError(f"{h_kv} KV heads cannot be shared by {size.n_heads} query heads")
+    return h_kv
+
+
+def kv_cache_bytes(
+    n: int, size: ModelSize, bytes_per_number: int = 2, kv_heads: int | None = None
+) -> dict[str, int]:
+    """Memory of the KV cache for n tokens: per token and layer, a key and a value of width d_h
+    for each of the H_kv KV heads (H_kv = H unless given), so 2 · L · n · d · (H_kv / H) · b bytes
+    in all (b = 2 for fp16). With every head its own (H_kv = H) that is 2 · L · n · d · b."""
+    h_kv = size.n_heads if kv_heads is None else kv_heads
+    per_part = size.n_layers * n * size.d_head * h_kv * bytes_per_number  # d·H_kv/H = d_h·H_kv
     return {"keys": per_part, "values": per_part}
+
+
+def latent_layer_flops(n: int, m: int, d: int) -> dict[str, int]:
+    """Forward FLOPs of one Perceiver-style layer: m latent tokens cross-attend to n inputs.
+
+    projections: K and V of the n inputs, 2 · 2nd² = 4nd²; Q and O of the m latents, 4md²;
+    mlp: on the m latents only, 16md²;
+    attention: Q Kᵀ is (m × d)(d × n) and α V is (m × n)(n × d), each nmd MACs: 4nmd.
+    With m = n this is `layer_flops(n, d)`: 24nd² and 4n²d.
+    """
+    return {
+        "projections": 4 * n * d * d + 4 * m * d * d,
+        "mlp": 16 * m * d * d,
+        "attention": 4 * n * m * d,
+    }
+
+
+def latent_crossover_tokens(m: int, d: int) -> int | None:
+    """The first n at which a latent layer's attention (4nmd) reaches its linear parts
+    (4nd² + 20md²): n ≥ 5md / (m − d). None if m ≤ d: attention then stays below half for
+    every n, since 4nmd < 4nd² whenever m < d."""
+    if m <= d:
+        return None
+    return -(-5 * m * d // (m - d))  # ceiling, in exact integers
 
 
 def patch_numbers(patch: int, channels: int = 3) -> int:

@@ -25,6 +25,7 @@ from attnlab.web.inputs import InputError, error_response, printable
 from attnlab.web.lesson_api import lesson_router
 from attnlab.web.methods import MethodsMiddleware
 from attnlab.web.static_files import LessonStaticFiles, file_response
+from attnlab.web.tokens_api import tokens_router
 from attnlab.web.training_socket import training_router
 
 log = logging.getLogger("attnlab.web")
@@ -62,6 +63,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     app.include_router(figures_router(figure_modules(), limits))
     app.include_router(claims_router())
     app.include_router(lesson_router())
+    app.include_router(tokens_router())  # FIG 7: the reader's frame, the timed layer
     app.include_router(training_router())
     _add_error_handlers(app)
     app.add_middleware(MethodsMiddleware)  # HEAD, OPTIONS and a true Allow on every route

@@ -4,12 +4,18 @@
 // the token count n on log–log axes: linear parts 24nd² (blue), attention 4n²d (amber), the
 // crossover n = 6d (teal, dashed) and the current setting (dots). Readouts: tokens, FLOPs,
 // attention's share, KV cache. Data: GET /api/figures/tokens (attnlab.figures.tokens).
+// Beyond the wall: shared KV heads (MHA / GQA / MQA) shrink the cache; m latent tokens
+// (Perceiver) turn attention's 4n²d into 4nmd (dashed curves); one attention layer is timed on
+// the server (lib/layertiming.js); the reader's own frame replaces the synthetic one
+// (lib/framepicker.js, POST /api/tokens/frame).
 
 import { lineChart } from "../lib/chart.js";
 import { PALETTE } from "../lib/colours.js";
 import { segmented, stepper } from "../lib/controls.js";
 import { count, num } from "../lib/format.js";
+import { framePicker } from "../lib/framepicker.js";
 import { hl } from "../lib/highlight.js";
+import { layerTiming } from "../lib/layertiming.js";
 import { patchImage } from "../lib/patchimage.js";
 import { everyNthPower } from "../lib/powers.js";
 import { readoutList } from "../lib/readouts.js";
@@ -46,13 +52,20 @@ function flopChart(parent, t) {
     y: { domain: FLOP_DOMAIN, log: true, label: t("tk.y"), format: everyNthPower(2) } });
   chart.series("linear", { colour: PALETTE.value, width: 2.5, className: "linear" });
   hl(chart.series("attention", { colour: PALETTE.attention, width: 2.5, className: "attention" }), "n2");
+  chart.series("latent-linear", { colour: PALETTE.value, width: 2, dash: "7 4", className: "latent-linear" });
+  chart.series("latent-attention", { colour: PALETTE.attention, width: 2, dash: "7 4", className: "latent-attention" });
   const over = el("g", { class: "flop-marks" }, svg);
   const cross = el("line", { class: "crossover", stroke: PALETTE.teal, "stroke-dasharray": "6 4",
     "stroke-width": 1.8 }, over);
   const crossLabel = el("text", { class: "crossover-label", "text-anchor": "start" }, over);
   const nowLine = el("line", { class: "now-line" }, over);
   const dots = { linear: el("circle", { r: 5, fill: PALETTE.value, class: "now-dot linear" }, over),
-    attention: hl(el("circle", { r: 5, fill: PALETTE.attention, class: "now-dot attention" }, over), "n2") };
+    attention: hl(el("circle", { r: 5, fill: PALETTE.attention, class: "now-dot attention" }, over), "n2"),
+    // the same n with m latents: hollow dots on the dashed curves
+    latentLinear: el("circle", { r: 4.5, fill: "#fff", stroke: PALETTE.value, "stroke-width": 2,
+      class: "latent-dot" }, over),
+    latentAttention: el("circle", { r: 4.5, fill: "#fff", stroke: PALETTE.attention, "stroke-width": 2,
+      class: "latent-dot" }, over) };
   const nowLabel = el("text", { class: "now-label", "text-anchor": "middle" }, over);
   const ul = html("ul", { class: "legend" }, parent);
   const line = (stroke) => (s) => el("line", { x1: 1, x2: 25, y1: 6, y2: 6, stroke, "stroke-width": 2.5 }, s);
@@ -62,6 +75,8 @@ function flopChart(parent, t) {
     crossover: legendItem(ul, (s) => el("line", { x1: 13, x2: 13, y1: 0, y2: 12, stroke: PALETTE.teal,
       "stroke-width": 1.8, "stroke-dasharray": "4 2" }, s)),
     now: legendItem(ul, (s) => el("circle", { cx: 13, cy: 6, r: 4, fill: PALETTE.ink }, s)),
+    latent: legendItem(ul, (s) => el("line", { x1: 1, x2: 25, y1: 6, y2: 6, stroke: PALETTE.attention,
+      "stroke-width": 2, "stroke-dasharray": "7 4" }, s)),
   };
   hl(items.attention.parentNode, "n2");
   let last = null; // the marks' data, to re-place them when the chart re-fits its margins
@@ -75,6 +90,9 @@ function flopChart(parent, t) {
       chart.setLabels({ x: t("tk.x"), y: t("tk.y") });
       chart.setPoints("linear", c.n.map((n, i) => [n, c.linear[i]]));
       chart.setPoints("attention", c.n.map((n, i) => [n, c.attention[i]]));
+      const lc = d.latent?.curve; // m latents reading the n tokens: dashed
+      chart.setPoints("latent-linear", lc ? c.n.map((n, i) => [n, lc.linear[i]]) : []);
+      chart.setPoints("latent-attention", lc ? c.n.map((n, i) => [n, lc.attention[i]]) : []);
       chart.draw();
       const s = chart.scales();
       const { top, bottom } = chart.box();
@@ -90,6 +108,13 @@ function flopChart(parent, t) {
       dots.linear.setAttribute("cy", s.y(d.point.linear));
       dots.attention.setAttribute("cx", xn);
       dots.attention.setAttribute("cy", s.y(d.point.attention));
+      for (const [dot, key] of [[dots.latentLinear, "linear"], [dots.latentAttention, "attention"]]) {
+        dot.style.display = d.latent ? "" : "none";
+        if (d.latent) {
+          dot.setAttribute("cx", xn);
+          dot.setAttribute("cy", s.y(d.latent.point[key]));
+        }
+      }
       nowLabel.setAttribute("x", xn);
       nowLabel.setAttribute("y", Math.min(s.y(d.point.linear), s.y(d.point.attention)) - 10);
       nowLabel.textContent = `n = ${count(d.point.n)}`;
@@ -100,6 +125,9 @@ function flopChart(parent, t) {
       items.attention.textContent = t("tk.legend.attention");
       items.crossover.textContent = t("tk.legend.crossover");
       items.now.textContent = t("tk.legend.now");
+      items.latent.textContent = d.latent ? t("tk.legend.latent", { m: count(d.latent.m) }) : "";
+      items.latent.parentNode.hidden = !d.latent;
+      svg.setAttribute("data-latents", String(d.latent?.m ?? 0));
     },
   };
   return view;
@@ -155,6 +183,17 @@ export function mount(root, ctx) {
     max: spec("actions").max, onChange: (v) => change({ actions: v }) });
   const modelCtl = segmented(bar2, { name: "tk-model", label: t("tk.model"), value: s().model,
     options: spec("model").choices.map((m) => ({ value: m, label: t(`tk.model.${m}`) })), onChange: (v) => change({ model: v }) });
+  const bar3 = html("div", { class: "toolbar" }, root);
+  const kvCtl = segmented(bar3, { name: "tk-kv", label: t("tk.kv"), value: s().kv,
+    options: spec("kv").choices.map((k) => ({ value: k, label: t(`tk.kv.${k}`) })), onChange: (v) => change({ kv: v }) });
+  const choices = (name) => spec(name).choices ?? [];
+  const kvHeadsCtl = segmented(bar3, { name: "tk-kv-heads", label: t("tk.kvheads"), value: s().kv_heads,
+    options: choices("kv_heads").map((h) => ({ value: h, label: String(h) })),
+    onChange: (v) => change({ kv_heads: Number(v) }) });
+  const latentLabels = () => choices("latents").map((m) => (m === 0 ? t("tk.latents.none") : String(m)));
+  const latentsCtl = segmented(bar3, { name: "tk-latents", label: t("tk.latents"), value: s().latents,
+    options: choices("latents").map((m, i) => ({ value: m, label: latentLabels()[i] })),
+    onChange: (v) => change({ latents: Number(v) }) });
 
   // ---- panels --------------------------------------------------------------------------------
   const panels = html("div", { class: "panels" }, root);
@@ -169,11 +208,18 @@ export function mount(root, ctx) {
   } });
   card = patchCard(left, image, t);
   const hint = html("p", { class: "hint", text: t("tk.hint") }, left);
+  let frame = null; // the reader's own frame (POST /api/tokens/frame's answer), or null
+  const picker = framePicker(left, { t, dropOn: camSvg, onFrame: (answer) => {
+    frame = answer;
+    root.dataset.frame = answer ? "own" : "synthetic";
+    if (data) draw(data);
+  } });
   const right = html("div", { class: "panel flop-panel" }, panels);
   const chartTitle = html("p", { class: "panel-title" }, right);
   const chart = flopChart(right, t);
+  const timing = layerTiming(right, { t, si });
 
-  const KEYS = ["tokens", "linear", "attention", "share", "crossover", "model", "kv"];
+  const KEYS = ["tokens", "linear", "attention", "share", "crossover", "model", "kv", "latent"];
   const rows = () => KEYS.map((key) => ({ key, label: t(`tk.ro.${key}`), hl: key === "attention" ? "n2" : undefined }));
   const readouts = readoutList(root, rows(), { className: "tokens-readouts" });
   const dd = (key) => readouts.el.querySelector(`[data-readout="${key}"]`);
@@ -193,6 +239,10 @@ export function mount(root, ctx) {
     framesCtl.set(s().frames);
     actionsCtl.set(s().actions);
     modelCtl.set(s().model);
+    kvCtl.set(s().kv);
+    kvHeadsCtl.set(s().kv_heads);
+    kvHeadsCtl.el.hidden = s().kv !== "gqa";
+    latentsCtl.set(s().latents);
   }
 
   function value(key, text, v) {
@@ -203,9 +253,10 @@ export function mount(root, ctx) {
   function draw(d) {
     const size = d.model_size;
     const tok = d.tokens;
-    image.update(d.image, d.patches);
-    camTitle.textContent = t("tk.image.title", { p: d.patches.size, rows: d.patches.rows, cols: d.patches.cols,
-      n: count(d.patches.count) });
+    const grid = frame?.grids.find((g) => g.size === d.patches.size) ?? d.patches;
+    image.update(frame ? frame.image : d.image, grid);
+    camTitle.textContent = t(frame ? "tk.image.title.own" : "tk.image.title", { p: grid.size, rows: grid.rows,
+      cols: grid.cols, n: count(grid.count) });
     chartTitle.textContent = t("tk.chart.title", { L: size.n_layers, d: count(size.d) });
     chart.draw(d);
     value("tokens", t("tk.ro.tokens.value", { n: count(d.n), image: count(tok.image), proprio: count(tok.proprio),
@@ -218,7 +269,15 @@ export function mount(root, ctx) {
     value("crossover", t("tk.ro.crossover.value", { n: count(d.crossover_n), d: count(size.d) }), d.crossover_n);
     value("model", t("tk.ro.model.value", { flops: si(d.model_flops.total, "FLOP"), L: size.n_layers }),
       d.model_flops.total);
-    value("kv", si(d.kv_cache_bytes.total, "B"), d.kv_cache_bytes.total);
+    const kv = d.kv;
+    value("kv", t(`tk.ro.kv.${kv.sharing}`, { bytes: si(d.kv_cache_bytes.total, "B"), h: kv.kv_heads, H: kv.n_heads,
+      g: kv.queries_per_kv_head, frac: num(kv.fraction, 3), mha: si(kv.bytes_mha, "B") }), d.kv_cache_bytes.total);
+    const lat = d.latent;
+    value("latent", lat ? t(lat.crossover_n === null ? "tk.ro.latent.never" : "tk.ro.latent.value", {
+      m: count(lat.m), flops: si(lat.layer_flops.attention, "FLOP"), share: num(100 * lat.attention_share, 3),
+      ratio: num(lat.attention_vs_full, 3), cross: lat.crossover_n === null ? "" : count(lat.crossover_n) })
+      : t("tk.ro.latent.none"), lat ? lat.layer_flops.attention : 0);
+    timing.request(d.n, d.settings?.model ?? s().model);
     speak.say(() => t("tk.announce", { n: count(d.n), share: num(100 * d.attention_share, 3),
       kv: si(d.kv_cache_bytes.total, "B") }));
   }
@@ -229,6 +288,11 @@ export function mount(root, ctx) {
     framesCtl.relabel(t("tk.frames"));
     actionsCtl.relabel(t("tk.actions"));
     modelCtl.relabel(t("tk.model"), spec("model").choices.map((m) => t(`tk.model.${m}`)));
+    kvCtl.relabel(t("tk.kv"), spec("kv").choices.map((k) => t(`tk.kv.${k}`)));
+    kvHeadsCtl.relabel(t("tk.kvheads"));
+    latentsCtl.relabel(t("tk.latents"), latentLabels());
+    picker.relabel();
+    timing.relabel();
     hint.textContent = t("tk.hint");
     readouts.relabel(rows());
     image.group.setAttribute("aria-label", t("tk.image.keys"));
@@ -247,6 +311,7 @@ export function mount(root, ctx) {
     relabel,
     destroy() {
       speak.cancel();
+      timing.destroy();
     },
   };
 }

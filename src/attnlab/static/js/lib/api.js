@@ -22,6 +22,15 @@ export async function getJSON(url, { signal } = {}) {
   return response.json();
 }
 
+/** POST a JSON body to our own server (the guard wants JSON from our page); the answer's JSON,
+ * or an Error with the server's sentence (a 413's or 422's detail). */
+export async function postJSON(url, body, { signal } = {}) {
+  const response = await fetch(url, { method: "POST", signal, body: JSON.stringify(body),
+    headers: { Accept: "application/json", "Content-Type": "application/json" } });
+  if (!response.ok) throw new Error(await errorMessage(response));
+  return response.json();
+}
+
 /** `{d_k: 64, q: [1.5, 0.2], scaled: false}` → "d_k=64&q=1.5,0.2&scaled=false". */
 export function queryString(settings) {
   return Object.entries(settings)

@@ -1,0 +1,195 @@
+"""`/api/tokens`: FIG 7's two answers that are not a pure function of its settings.
+
+- `POST /api/tokens/frame`: the reader's own camera frame, `{"image": "<base64>"}` (a data URL's
+  `data:image/…;base64,` prefix is allowed). The body is JSON, like every POST here, so the guard's
+  rules (own Origin, `application/json`) hold for it unchanged. The image is decoded, checked and
+  cut into patches by `attnlab.figures.tokens.frame_patches`; a bad one gets 413 or 422 with a
+  sentence saying why. Answers are kept by content hash (a bounded cache), and at most
+  `DECODERS` images are decoded at once (others wait briefly, then get 503).
+- `GET /api/tokens/timing?n=…&model=…`: one attention layer timed on this machine
+  (`attnlab.nn.timing`, itself bounded: a fixed grid of token counts, each measured once).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import threading
+from collections import OrderedDict
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import JSONResponse
+
+from attnlab.figures.tokens import PATCHES, frame_patches
+from attnlab.frames import MAX_BYTES, MAX_PIXELS, FrameError
+from attnlab.nn.cost import MODEL_PRESETS
+from attnlab.nn.timing import time_attention
+from attnlab.params import Param, validate
+from attnlab.plain import plain
+from attnlab.web.inputs import InputError, body_settings, checked, query_settings
+from attnlab.web.schemas import ERROR_SCHEMA, json_response
+
+# base64 spends 4 characters on 3 bytes; the rest is the JSON around it and a data-URL prefix.
+MAX_BODY_BYTES = -(-MAX_BYTES // 3) * 4 + 1024
+FRAME_CACHE = 16  # answers kept (each ~0.1 MB: the 224 × 224 PNG and five patch grids)
+DECODERS = 2  # images decoded at once
+WAIT_S = 5.0  # how long a request waits for a decoder before it is told to come back
+
+TIMING_PARAMS: tuple[Param, ...] = (
+    Param("n", "int", 256, "tokens n (timed at the nearest grid point below)", lo=1, hi=10**7),
+    Param("model", "choice", "small", "model preset", choices=tuple(MODEL_PRESETS)),
+)
+
+
+def _errors(why: dict[int, str]) -> dict[int | str, dict[str, Any]]:
+    return {
+        code: {
+            "description": text,
+            "content": {"application/json": {"schema": ERROR_SCHEMA}},
+        }
+        for code, text in why.items()
+    }
+
+
+_GRID = {"type": "object", "required": ["size", "rows", "cols", "count", "mean_rgb"]}
+FRAME_ANSWER = {
+    "type": "object",
+    "required": ["image", "source", "grids"],
+    "properties": {
+        "image": {"type": "object", "required": ["size", "png"]},
+        "source": {"type": "object", "required": ["width", "height", "format"]},
+        "grids": {"type": "array", "items": _GRID, "minItems": len(PATCHES)},
+    },
+}
+FRAME_BODY = {
+    "required": True,
+    "content": {
+        "application/json": {
+            "schema": {
+                "type": "object",
+                "properties": {
+                    "image": {
+                        "type": "string",
+                        "description": "the image file (PNG, JPEG or WebP) in base64, or as a "
+                        f"data URL; at most {MAX_BYTES} bytes and {MAX_PIXELS} pixels",
+                    }
+                },
+                "required": ["image"],
+                "additionalProperties": False,
+            }
+        }
+    },
+}
+_RATE = {"type": "object", "required": ["seconds", "gflops", "of_matmul"]}
+TIMING_ANSWER = {
+    "type": "object",
+    "required": ["n", "n_timed", "flops", "plain", "tiled", "matmul", "machine"],
+    "properties": {
+        "plain": _RATE,
+        "tiled": {"anyOf": [_RATE, {"type": "null"}]},
+        "matmul": {"type": "object", "required": ["n", "gflops"]},
+        "machine": {"type": "object", "required": ["cpu", "cores", "numpy", "blas"]},
+    },
+}
+
+
+class FrameCache:
+    """The last FRAME_CACHE answers by the image's SHA-256: sending the same image again costs
+    no decoding; decoding is limited to DECODERS at once."""
+
+    def __init__(self, size: int = FRAME_CACHE) -> None:
+        self.size = size
+        self.answers: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self.lock = threading.Lock()
+        self.decoders = threading.BoundedSemaphore(DECODERS)
+
+    def get(self, data: bytes) -> dict[str, Any]:
+        key = hashlib.sha256(data).hexdigest()
+        with self.lock:
+            if key in self.answers:
+                self.answers.move_to_end(key)
+                return self.answers[key]
+        if not self.decoders.acquire(timeout=WAIT_S):
+            raise InputError(("body", "image"), "the server is decoding other images", status=503)
+        try:
+            answer = plain(frame_patches(data))
+        finally:
+            self.decoders.release()
+        with self.lock:
+            self.answers[key] = answer
+            while len(self.answers) > self.size:
+                self.answers.popitem(last=False)
+        return answer
+
+
+def image_bytes(raw: dict[str, Any]) -> bytes:
+    """The file in a `{"image": "<base64>"}` body, or an InputError saying what is wrong."""
+    where = ("body", "image")
+    if set(raw) != {"image"}:
+        raise InputError(("body",), 'expected {"image": "<the image file in base64>"}')
+    text = raw["image"]
+    if not isinstance(text, str):
+        raise InputError(where, "image: expected a base64 string")
+    if text.startswith("data:"):
+        head, sep, text = text.partition(",")
+        if not sep or not head.endswith(";base64"):
+            raise InputError(where, "image: a data URL must be base64 (data:image/png;base64,…)")
+    if len(text) > MAX_BODY_BYTES:
+        raise InputError(where, f"image: larger than {MAX_BYTES} bytes", status=413)
+    try:
+        return base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        raise InputError(where, "image: not valid base64") from None
+
+
+def tokens_router(limit_bytes: int = MAX_BODY_BYTES) -> APIRouter:
+    router = APIRouter(prefix="/api/tokens", tags=["figures"])
+    cache = FrameCache()
+
+    @router.post(
+        "/frame",
+        summary="The reader's camera frame, cut to 224 × 224 and into patches (FIG 7)",
+        openapi_extra={"requestBody": FRAME_BODY},
+        responses={200: json_response("the frame and its patch grids", FRAME_ANSWER)}
+        | _errors(
+            {
+                413: f"the image is over {MAX_BYTES} bytes or {MAX_PIXELS} pixels",
+                422: "not JSON of that shape, not base64, or not a PNG, JPEG or WebP image",
+                503: "the server is decoding other images: try again in a moment",
+            }
+        ),
+    )
+    async def post_frame(request: Request) -> JSONResponse:
+        data = image_bytes(await body_settings(request, limit_bytes))
+        try:
+            answer = await run_in_threadpool(cache.get, data)
+        except FrameError as err:
+            raise InputError(("body", "image"), f"image: {err}", status=err.status) from None
+        return JSONResponse(answer)
+
+    @router.get(
+        "/timing",
+        summary="One attention layer timed on this machine, beside its FLOPs (FIG 7)",
+        openapi_extra={"parameters": _timing_parameters()},
+        responses={200: json_response("the timing and the machine", TIMING_ANSWER)}
+        | _errors({422: "n out of range, or an unknown model or setting"}),
+    )
+    async def get_timing(request: Request) -> JSONResponse:
+        settings = checked("query", validate, TIMING_PARAMS, query_settings(request))
+        answer = await run_in_threadpool(time_attention, settings["n"], settings["model"])
+        return JSONResponse(plain(answer))
+
+    return router
+
+
+def _timing_parameters() -> list[dict[str, Any]]:
+    n, model = TIMING_PARAMS
+    return [
+        {"name": "n", "in": "query", "required": False, "description": n.help,
+         "schema": {"type": "integer", "minimum": n.lo, "maximum": n.hi, "default": n.default}},
+        {"name": "model", "in": "query", "required": False, "description": model.help,
+         "schema": {"enum": list(model.choices), "default": model.default}},
+    ]  # fmt: skip

@@ -1,0 +1,155 @@
+"""`/api/tokens`: the reader's frame (decoded, checked, refused with a reason) and the timing."""
+
+from __future__ import annotations
+
+import base64
+import io
+import struct
+import zlib
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from attnlab.figures.tokens import PATCHES
+from attnlab.frames import MAX_BYTES, MAX_PIXELS
+from attnlab.web import tokens_api
+
+FRAME = "/api/tokens/frame"
+NOISE = np.random.default_rng(0).integers(0, 256, size=(64, 64, 3), dtype=np.uint8)
+
+
+def _png(pixels: np.ndarray) -> bytes:
+    buf = io.BytesIO()
+    Image.fromarray(pixels).save(buf, format="PNG")
+    return buf.getvalue()
+
+
+def _b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+def _bomb_png(width: int, height: int) -> bytes:
+    """A tiny PNG that declares width × height pixels (its data would decompress to GBs)."""
+
+    def chunk(tag: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    idat = zlib.compress(b"\x00" * 1024)
+    return (
+        b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", idat) + chunk(b"IEND", b"")
+    )
+
+
+def _message(response) -> str:
+    detail = response.json()["detail"]
+    return detail if isinstance(detail, str) else " ".join(d["msg"] for d in detail)
+
+
+def test_a_png_becomes_the_224_frame_and_its_patch_grids(client) -> None:
+    rng = np.random.default_rng(3)
+    pixels = rng.integers(0, 256, size=(300, 400, 3), dtype=np.uint8)
+    r = client.post(FRAME, json={"image": _b64(_png(pixels))})
+    assert r.status_code == 200, r.text
+    answer = r.json()
+    assert answer["source"] == {"width": 400, "height": 300, "format": "PNG"}
+    assert answer["image"]["size"] == 224 and answer["image"]["png"].startswith("data:image/png")
+    assert [g["size"] for g in answer["grids"]] == list(PATCHES)
+    for grid in answer["grids"]:
+        side = 224 // grid["size"]
+        assert np.array(grid["mean_rgb"]).shape == (side, side, 3)
+
+
+def test_a_data_url_and_a_jpeg_are_read(client) -> None:
+    buf = io.BytesIO()
+    Image.new("RGB", (640, 480), (10, 200, 30)).save(buf, format="JPEG", quality=95)
+    r = client.post(FRAME, json={"image": "data:image/jpeg;base64," + _b64(buf.getvalue())})
+    assert r.status_code == 200, r.text
+    assert r.json()["source"]["format"] == "JPEG"
+    mean = np.array(r.json()["grids"][0]["mean_rgb"])
+    assert np.abs(mean - [10, 200, 30]).max() <= 3  # JPEG's own rounding
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "says"),
+    [
+        ({"image": "not base64 !!"}, 422, "base64"),
+        ({"image": _b64(b"hello, this is text, not a picture")}, 422, "not a PNG, JPEG or WebP"),
+        ({"image": _b64(_bomb_png(100_000, 100_000))}, 413, "pixels"),
+        ({"image": _b64(_bomb_png(5000, 5000)[:60])}, 413, "pixels"),
+        ({"image": _b64(_png(NOISE)[:2000])}, 422, "decoded"),
+        ({"image": 42}, 422, "base64 string"),
+        ({"picture": "x"}, 422, "expected"),
+        ({"image": "data:image/png,abc"}, 422, "data URL"),
+    ],
+)
+def test_bad_uploads_are_refused_with_a_reason(client, body, status, says) -> None:
+    r = client.post(FRAME, json=body)
+    assert r.status_code == status, r.text
+    assert says in _message(r)
+
+
+def test_a_gif_is_not_among_the_formats_read(client) -> None:
+    buf = io.BytesIO()
+    Image.new("RGB", (32, 32)).save(buf, format="GIF")
+    r = client.post(FRAME, json={"image": _b64(buf.getvalue())})
+    assert r.status_code == 422 and "not a PNG" in _message(r)
+
+
+def test_too_many_bytes_are_refused_before_decoding(client) -> None:
+    r = client.post(FRAME, json={"image": "A" * (tokens_api.MAX_BODY_BYTES + 8)})
+    assert r.status_code == 413, r.text
+    big = _b64(b"\x89PNG" + b"\0" * (MAX_BYTES + 10))
+    r = client.post(FRAME, json={"image": big})
+    assert r.status_code == 413 and str(MAX_BYTES) in _message(r)
+
+
+def test_the_upload_passes_the_guard_like_every_post(client) -> None:
+    body = {"image": _b64(_png(np.zeros((8, 8, 3), np.uint8)))}
+    other = client.post(FRAME, json=body, headers={"origin": "https://evil.example"})
+    assert other.status_code == 403
+    form = client.post(FRAME, content=b"image=abc", headers={"content-type": "text/plain"})
+    assert form.status_code == 415
+    own = client.post(FRAME, json=body, headers={"origin": "http://127.0.0.1:8000"})
+    assert own.status_code == 200
+
+
+def test_the_frame_cache_is_bounded_and_answers_a_repeat_from_memory(monkeypatch) -> None:
+    calls = []
+    real = tokens_api.frame_patches
+    monkeypatch.setattr(tokens_api, "frame_patches", lambda data: calls.append(1) or real(data))
+    cache = tokens_api.FrameCache(size=2)
+    images = [_png(np.full((4, 4, 3), i, np.uint8)) for i in range(3)]
+    for data in [*images, images[2]]:
+        cache.get(data)
+    assert len(cache.answers) == 2 and len(calls) == 3  # the repeat was not decoded again
+
+
+def test_the_openapi_description_lists_every_status() -> None:
+    from attnlab.web import create_app
+
+    doc = create_app().openapi()
+    post = doc["paths"][FRAME]["post"]
+    assert {"200", "403", "413", "415", "422", "503"} <= set(post["responses"])
+    assert post["requestBody"]["content"]["application/json"]["schema"]["required"] == ["image"]
+    assert str(MAX_PIXELS) in post["responses"]["413"]["description"]
+    timing = doc["paths"]["/api/tokens/timing"]["get"]
+    assert {"200", "422"} <= set(timing["responses"])
+
+
+def test_the_timing_answers_within_its_grid_and_names_the_machine(client) -> None:
+    r = client.get("/api/tokens/timing", params={"n": 100, "model": "small"})
+    assert r.status_code == 200, r.text
+    t = r.json()
+    assert t["n"] == 100 and t["n_timed"] == 64  # the grid point below
+    assert t["flops"] == 4 * 64 * 64 * 512
+    assert t["plain"]["seconds"] > 0 and t["plain"]["gflops"] > 0
+    assert t["machine"]["cores"] >= 1 and t["machine"]["cpu"] and t["machine"]["blas"]
+
+
+@pytest.mark.parametrize(
+    "query", [{"n": 0}, {"n": "abc"}, {"n": 10**8}, {"model": "13b"}, {"x": 1}]
+)
+def test_bad_timing_queries_are_422(client, query) -> None:
+    assert client.get("/api/tokens/timing", params=query).status_code == 422
