@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
@@ -101,4 +102,5 @@ def _tex(tex: str) -> str:
 
 def plain_text(text: str) -> str:
     """A sentence with inline math ($…$) as Unicode: `$\\sqrt{64} = 8$` → `√64 = 8`."""
-    return re.sub("  +", " ", MATH.sub(lambda m: _tex(m[1]).replace("-", "−"), text))
+    text = MATH.sub(lambda m: _tex(m[1]).replace("-", "−"), text)
+    return unicodedata.normalize("NFC", re.sub("  +", " ", text))  # y + ̂ → ŷ where one exists
