@@ -93,7 +93,8 @@ export function createClaimsPanel(container, { t, announce, onValues, counts, pr
         + `<dt>${esc(t("check.measured"))}</dt>${measured}</dl>`
         + `<details class="claim-test"><summary>${esc(t("check.test"))}</summary>${condition(c)}</details>`
         + (hasSeedPlot(c.id, values[c.id]) ? `<figure class="seed-plot-box" data-claim="${esc(c.id)}">`
-          + `<figcaption>${esc(t(`seedplot.${c.id}.caption`, { n: values[c.id].per_seed.seed.length }))}</figcaption></figure>` : "");
+          + `<figcaption>${esc(t(`seedplot.${c.id}.caption`, { n: values[c.id].per_seed.seed.length,
+            seed: values[c.id].seed }))}</figcaption></figure>` : "");
     const mark = c.ok ? "✓" : "✗";
     const seconds = typeof c.seconds === "number" ? `${c.seconds.toFixed(c.seconds < 0.1 ? 3 : 2)} s` : "";
     return `<li class="claim ${c.ok ? "ok" : "fail"}${fresh.has(c.id) ? " fresh" : ""}" data-claim="${esc(c.id)}" data-ok="${c.ok}">`
