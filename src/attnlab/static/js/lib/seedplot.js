@@ -68,7 +68,7 @@ export function seedPlot(claim, v, t) {
     el("text", { x: b.right + 4, y: at + 4, class: "seed-line-label", text: `${v[spec.line]} cm` }, svg);
     const dots = el("g", { class: "seed-dots" }, svg);
     const centres = p.seed.map((_, i) => [x(p[spec.x][i] ?? xDomain[1]), y(p[spec.y][i])]);
-    const xs = dodge(centres);
+    const xs = dodge(centres).map((cx) => Math.min(Math.max(cx, b.left + R), b.right - R)); // in the plot
     p.seed.forEach((seed, i) => {
       const steps = p[spec.x][i];
       el("circle", { cx: xs[i].toFixed(1), cy: centres[i][1].toFixed(1), r: R,
