@@ -57,3 +57,12 @@ def test_every_claim_of_the_registry_has_a_condition_sentence() -> None:
     for cid, checks in all_checks().items():
         if any(not c.slow for c in checks):
             assert f"claimcondition.{cid}" in catalogue(), cid
+
+
+def test_reproduce_prints_the_lessons_math_as_text(capsys) -> None:
+    from attnlab.cli import main
+
+    assert main(["reproduce", "--only", "F1.4,F3.1,M1"]) == 0
+    table = capsys.readouterr().out
+    assert "∂ŷ/∂q" in table and "Attn(PX)" in table
+    assert not re.search(r"[\\$]|mathbf|\^\{", table)
