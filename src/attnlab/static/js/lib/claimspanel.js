@@ -71,8 +71,9 @@ export function createClaimsPanel(container, { t, announce, onValues, counts, pr
   /** The catalogue's string for `key`, or null when it has none. */
   const own = (key) => (t(key) === key ? null : t(key));
 
-  /** How we test it: the catalogue's sentence (the sweep's when the result is a sweep's), its
-   * thresholds the engine's values; the engine's English sentence where the catalogue has none. */
+  /** How we test it: the catalogue's sentence (the sweep's when the result is a sweep's: the
+   * key attnlab.claims.text.condition_key names), its thresholds the engine's values; the
+   * engine's English sentence where the catalogue has none (a claim still being added). */
   function condition(c) {
     const sweep = c.values && "n_seeds" in c.values ? own(`claimcondition.${c.id}.sweep`) : null;
     const template = sweep ?? (c.values && "n_seeds" in c.values ? null : own(`claimcondition.${c.id}`));
