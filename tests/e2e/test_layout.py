@@ -65,9 +65,9 @@ def test_the_block_diagram_folds_on_a_phone(sized_page) -> None:
     assert folded == (sized_page.viewport_size["width"] < 600)
 
 
-# Every line chart's (chart.js) axis title whose box meets a tick label's, or leaves its drawing
-# (1 px of rounding). The tabletop, histogram and bar charts place their own titles: not yet here.
-TITLES = "figure.fig svg .chart-axes .axis-label"
+# Every axis title of every figure (line and bar charts, histograms, the tabletop) whose box meets
+# a tick label's, or leaves its drawing (1 px of rounding).
+TITLES = "figure.fig svg .axis-label"
 AXIS_TITLE_CLASHES = """(sel) => [...document.querySelectorAll(sel)].flatMap((title) => {
     const a = title.getBoundingClientRect();
     if (!a.width || !a.height) return [];  // not drawn (a hidden panel)

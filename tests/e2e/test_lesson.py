@@ -299,18 +299,19 @@ def test_the_panel_s_measured_numbers_are_the_text_s(open_lesson) -> None:
     assert "$" not in page.inner_text("#check-panel .claims")
 
 
-def test_the_zh_panel_states_fig2_s_conditions_in_chinese(open_lesson) -> None:
-    """FIG 2's "how we test it" rows on the Chinese page: the catalogue's sentence, its
-    thresholds filled from the engine's values, no English sentence left in it."""
+def test_the_zh_panel_states_every_measurement_and_condition_in_chinese(open_lesson) -> None:
+    """Every claim's "this page measures" and "how we test it" on the Chinese page: the
+    catalogue's sentences, their numbers filled from the engine's values, no English left."""
     page = open_lesson("#lang=zh")
     page.wait_for_function("document.querySelectorAll('#check-panel .claim').length > 30")
-    conditions = page.eval_on_selector_all(
-        "#check-panel .claims-group[data-group=F2] .claim-test > p",
+    rows = page.eval_on_selector_all(
+        "#check-panel .claim-test > p, #check-panel dd[data-col=measured]",
         "els => els.map(e => [e.closest('.claim').dataset.claim, e.textContent,"
         " e.closest('[lang=en]') ? 1 : 0, e.querySelectorAll('.val.pending').length])",
     )
-    assert len(conditions) >= 9
-    for claim, text, english, pending in conditions:
+    assert len({claim for claim, *_ in rows}) == page.locator("#check-panel .claim").count()
+    assert len(rows) == 2 * page.locator("#check-panel .claim").count()
+    for claim, text, english, pending in rows:
         assert CJK.search(text), (claim, text)
         assert not english and not pending, (claim, text)
         assert not re.search(r"[A-Za-z]+ [A-Za-z]+ [A-Za-z]+", text), (claim, text)

@@ -540,7 +540,10 @@ def test_the_panel_sentences_exist_for_every_claim_and_no_other() -> None:
 # --- the claims panel: the condition, translated, its thresholds the engine's -------------------
 
 
-def _condition_slots_resolve(sentence: str, cid: str, values: dict[str, Any]) -> None:
+def _condition_slots_resolve(sentence: str, cid: str, values: dict[str, Any], title: str) -> None:
+    """Every slot names a value the check returns; every other number is not a threshold: no
+    decimal or 1e-3 outside the slots, and a whole number only inside math ($d_k = 1$) or where
+    the claim's title names it (the "2 cm" of "below 2 cm")."""
     for m in lesson.PLACEHOLDER_RE.finditer(sentence):
         assert m[1] == cid and m[2] in values, (cid, m[0])
         assert lesson_values.format_value(values[m[2]], m[3]), (cid, m[0])
@@ -548,26 +551,55 @@ def _condition_slots_resolve(sentence: str, cid: str, values: dict[str, Any]) ->
         assert "{{" not in formula, (cid, "a slot inside math is not filled")
     rest = lesson.PLACEHOLDER_RE.sub(" ", sentence)
     assert not re.search(r"\d\.\d|\de-\d", rest), (cid, "a threshold the engine did not return")
+    named = set(re.findall(r"\d+", title))
+    for number in re.findall(r"(?<![\w.])\d+(?![\w.])", re.sub(r"\$[^$]*\$", " ", rest)):
+        assert number in named, (cid, f"{number}: a number the check does not return")
 
 
-def test_fig2_conditions_are_translated_with_the_engines_thresholds(monkeypatch) -> None:
-    """FIG 2's and E4's "how we test it" sentences (fast and sweep) in both catalogues, every
-    number in them a value the check returns (a sweep of two seeds stands in for the 100)."""
-    from attnlab.claims import fig2
+@pytest.fixture(scope="module")
+def every_check_result() -> list[tuple[bool, Any]]:
+    """(slow, result) of every check of the registry, the sweeps cut to a few seeds."""
+    from attnlab.claims import all_checks, fig2, fig3, fig4, fig5
 
-    monkeypatch.setattr(fig2, "SWEEP_SEEDS", (0, 1))
-    fig2.swept.cache_clear()
-    try:
-        results = [(c.slow, c.run()) for c in fig2.CHECKS]
-    finally:
+    small = {(fig2, "SWEEP_SEEDS"): (0, 1), (fig3, "SWEEP_SEEDS"): 2, (fig4, "SWEEP_LAYERS"): 3}
+    small |= {(fig5, "FAST_SEEDS"): range(2), (fig5, "FULL_SEEDS"): range(3)}
+    with pytest.MonkeyPatch.context() as mp:
+        for (module, name), value in small.items():
+            mp.setattr(module, name, value)
         fig2.swept.cache_clear()
+        fig3.seed_sweep.cache_clear()
+        try:
+            return [(c.slow, c.run()) for checks in all_checks().values() for c in checks]
+        finally:
+            fig2.swept.cache_clear()
+            fig3.seed_sweep.cache_clear()
+
+
+def test_every_condition_is_translated_with_the_engines_thresholds(every_check_result) -> None:
+    """Every check's "how we test it" sentence (fast and sweep) is in both catalogues, every
+    threshold in it a value the check returns; and the catalogues hold no other."""
+    from attnlab.claims import CLAIM_IDS
+    from attnlab.claims.text import condition_key
+
+    used = {condition_key(r.id, r.values) for _, r in every_check_result}
+    assert {r.id for _, r in every_check_result} == set(CLAIM_IDS)
     for lang in lesson.LANGS:
         catalogue = json.loads((I18N / f"{lang}.json").read_text("utf-8"))
-        for slow, r in results:
-            key = f"claimcondition.{r.id}" + (".sweep" if slow and "n_seeds" in r.values else "")
+        assert used == {k for k in catalogue if k.startswith("claimcondition.")}, lang
+        for slow, r in every_check_result:
+            key = condition_key(r.id, r.values)
             sentence = catalogue[key]
-            _condition_slots_resolve(sentence, r.id, r.values)
+            _condition_slots_resolve(sentence, r.id, r.values, catalogue[f"claim.{r.id}"])
             if lang == "zh":
                 assert CJK.search(sentence), key
-            if slow and "n_seeds" in r.values:
-                assert {"seed_first", "seed_last"} <= r.values.keys(), r.id
+            if "n_seeds" in r.values:
+                assert slow and key.endswith(".sweep"), r.id
+
+
+def test_a_condition_slot_the_check_does_not_return_is_refused() -> None:
+    from attnlab.claims.text import fill
+
+    assert fill("above {{F2.2.race_cm}} cm", "F2.2", {"race_cm": 20}) == "above 20 cm"
+    for sentence in ("above {{F2.2.race_cm}} cm", "above {{F2.6.steps_lo}}"):
+        with pytest.raises(KeyError, match="does not return"):
+            fill(sentence, "F2.2", {"steps": 225})

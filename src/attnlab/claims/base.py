@@ -1,4 +1,17 @@
-"""What one checked claim of the lesson looks like (ids from shared/CLAIMS.md)."""
+"""What one checked claim of the lesson looks like (ids from shared/CLAIMS.md).
+
+How a check reports, so that the page can say it in either language (follow this for a new
+claim): every number the check holds itself to — a threshold, a tolerance, a count of seeds or
+draws, a setting — is a named constant of its module and goes into the result's `values` beside
+what it measured. The sentences are the catalogues' (static/i18n/en.json and zh.json), with those
+numbers as slots: `claimmeasured.F2.2` ("this page measures", `{{F2.2.steps}}`) and
+`claimcondition.F2.2` ("condition checked", `{{F2.2.race_cm}}`; a seed sweep's result, whose
+values count `n_seeds`, has `claimcondition.F2.2.sweep`). Build the result with `result()`: it
+fills the English condition from those values (attnlab.claims.text), so the sentence is written
+once and a slot the check does not return fails at once. tests/test_lesson.py holds every claim
+to both templates in both languages, and to no number in a condition that is not a slot (except
+inside math or one the claim's title names, e.g. the "2 cm" of "below 2 cm").
+"""
 
 from __future__ import annotations
 
@@ -7,6 +20,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
+
+from attnlab.claims.text import condition
+from attnlab.plain import plain
 
 
 @dataclass(frozen=True)
@@ -31,6 +47,23 @@ class ClaimResult:
         return asdict(self)
 
 
+def result(
+    cid: str, statement: str, lesson: str, *, measured: str, ok: Any, values: dict[str, Any]
+) -> ClaimResult:
+    """A ClaimResult of plain values (NumPy scalars would not go to JSON), its condition the
+    catalogue's sentence filled with them."""
+    values = plain(values)
+    return ClaimResult(
+        id=cid,
+        statement=statement,
+        lesson=lesson,
+        measured=measured,
+        ok=bool(ok),
+        condition=condition(cid, values),
+        values=values,
+    )
+
+
 # A check computes one claim. `slow` checks (multi-seed sweeps) run only with `--full`.
 Check = Callable[[], ClaimResult]
 
@@ -42,10 +75,18 @@ class ClaimCheck:
     slow: bool = False
 
 
+SPREAD = (10, 90)  # the percentiles a sweep is reported by, beside its median
+
+
 def spread(x: Any) -> dict[str, float]:
     """Median and 10th–90th percentile of a sweep's values: how claims report many seeds."""
-    p10, med, p90 = np.percentile(np.asarray(x, dtype=float), [10, 50, 90])
+    p10, med, p90 = np.percentile(np.asarray(x, dtype=float), [SPREAD[0], 50, SPREAD[1]])
     return {"median": float(med), "p10": float(p10), "p90": float(p90)}
+
+
+def spread_values() -> dict[str, int]:
+    """The percentiles of `spread`, as values for a condition that names them."""
+    return {"pct_lo": SPREAD[0], "pct_hi": SPREAD[1]}
 
 
 def spread_text(x: Any, fmt: str = ".3f") -> str:

@@ -12,14 +12,28 @@ from functools import lru_cache
 
 import numpy as np
 
-from attnlab.claims.base import ClaimCheck, ClaimResult, spread, spread_text
+from attnlab.claims.base import (
+    SPREAD,
+    ClaimCheck,
+    ClaimResult,
+    result,
+    spread,
+    spread_text,
+    spread_values,
+)
 from attnlab.figures import scaling
-from attnlab.plain import plain
 
 SWEEP_SEEDS = 50
 SWEEP_GRID = (1, 64, 256, 512, 1024)
 LARGE = (256, 512, 1024)  # "d_k ≥ 256" on FIG 3's grid
 JACOBIAN_RATIO = (0.23, 0.43)  # "about a third": 1/3 ± 0.1
+SATURATED = 0.9  # F3.1: the lesson's "max weight > 0.9"
+LOW_PERCENTILE = 10  # F3.1 over seeds: even this percentile of the seeds saturates
+SCALED_AT_1, SCALED_LARGE = 0.21, 0.25  # F3.2: the lesson's max weights at d_k = 1 and ≥ 256
+SCALED_TOL = 0.02  # … within this: about the seed-to-seed spread of FIG 3's draws
+STD_D_K, STD_TOL, STD_SWEEP_TOL = 64, 0.05, 0.02  # F3.3: relative to the theory √d_k
+STD_RANGE = (7.6, 8.4)  # F3.3 over seeds: the 10–90% range inside this (the lesson's 7.8 is)
+E1_TOL = 0.02  # E1: both within 2% of the theory (standard error of E1_PAIRS pairs: 0.35%)
 E1_PAIRS = 40_000  # independent (q, k) pairs for exercise 1's variance
 
 
@@ -34,10 +48,10 @@ def default_curves() -> dict[str, dict[int, float]]:
 
 
 @lru_cache(maxsize=1)
-def seed_sweep(n_seeds: int = SWEEP_SEEDS) -> dict[str, np.ndarray]:
-    """FIG 3's statistics for seeds 0 … n_seeds − 1: name → (n_seeds, len(SWEEP_GRID))."""
+def seed_sweep() -> dict[str, np.ndarray]:
+    """FIG 3's statistics for seeds 0 … SWEEP_SEEDS − 1: name → (SWEEP_SEEDS, len(SWEEP_GRID))."""
     rows: dict[str, list[list[float]]] = {}
-    for seed in range(n_seeds):
+    for seed in range(SWEEP_SEEDS):
         scores = dict(scaling.scores_along(seed, (*SWEEP_GRID, 64)))  # d_k → (200, 16)
         for name, values in scaling.curves_from((d, scores[d]) for d in SWEEP_GRID).items():
             rows.setdefault(name, []).append(values)
@@ -51,12 +65,21 @@ def _column(table: np.ndarray, d_k: int) -> np.ndarray:
 
 
 F3_1 = dict(
-    id="F3.1",
+    cid="F3.1",
     statement="Without scaling, d_k ≥ 256 saturates the softmax: one key takes most of the "
     "weight and the Jacobian shrinks to a fraction of the scaled one",
     lesson=r"unscaled, $d_k \ge 256$: mean max weight > 0.9 (about 0.93 at 256); Jacobian norm "
     "about a third of the scaled one (three tenths at 256, says the pitfall)",
 )
+
+
+def _f3_1_values() -> dict[str, float]:
+    """F3.1's thresholds, for its condition's sentence."""
+    lo, hi = JACOBIAN_RATIO
+    return {"saturated": SATURATED, "d_k_min": LARGE[0], "d_k_max": LARGE[-1]} | {
+        "ratio_lo": lo,
+        "ratio_hi": hi,
+    }
 
 
 def check_f3_1() -> ClaimResult:
@@ -66,22 +89,19 @@ def check_f3_1() -> ClaimResult:
         d: c["curve_jacobian_norm_unscaled"][d] / c["curve_jacobian_norm_scaled"][d] for d in LARGE
     }
     lo, hi = JACOBIAN_RATIO
-    ok = all(mw[d] > 0.9 for d in LARGE) and lo <= ratio[256] <= hi
+    ok = all(mw[d] > SATURATED for d in LARGE) and lo <= ratio[LARGE[0]] <= hi
     ok = ok and all(ratio[d] <= hi for d in LARGE)
-    return ClaimResult(
+    return result(
         **F3_1,
         measured=f"seed {scaling.DEFAULT_SEED}: max weight {mw[256]:.3f} / {mw[512]:.3f} / "
         f"{mw[1024]:.3f} at d_k = 256 / 512 / 1024; Jacobian ratio {ratio[256]:.2f} / "
         f"{ratio[512]:.2f} / {ratio[1024]:.2f}",
         ok=ok,
-        condition=f"max weight > 0.9 at d_k = 256, 512, 1024; Jacobian ratio in [{lo}, {hi}] "
-        f"at 256 and ≤ {hi} beyond (it keeps falling: the lesson's 'a third' holds at 256 only)",
-        values=plain(
-            {
-                **{f"max_weight_{d}": mw[d] for d in LARGE},
-                **{f"jacobian_ratio_{d}": ratio[d] for d in LARGE},
-            }
-        ),
+        values={
+            **{f"max_weight_{d}": mw[d] for d in LARGE},
+            **{f"jacobian_ratio_{d}": ratio[d] for d in LARGE},
+            **_f3_1_values(),
+        },
     )
 
 
@@ -89,134 +109,129 @@ def check_f3_1_sweep() -> ClaimResult:
     s = seed_sweep()
     mw = {d: _column(s["curve_max_weight_unscaled"], d) for d in LARGE}
     jac_raw, jac_scaled = s["curve_jacobian_norm_unscaled"], s["curve_jacobian_norm_scaled"]
-    ratio = _column(jac_raw, 256) / _column(jac_scaled, 256)
+    ratio = _column(jac_raw, LARGE[0]) / _column(jac_scaled, LARGE[0])
     lo, hi = JACOBIAN_RATIO
-    ok = all(np.percentile(mw[d], 10) > 0.9 for d in LARGE)
-    return ClaimResult(
+    ok = all(np.percentile(mw[d], LOW_PERCENTILE) > SATURATED for d in LARGE)
+    return result(
         **F3_1,
         measured=f"{SWEEP_SEEDS} seeds, d_k = 256: max weight {spread_text(mw[256])}; "
         f"Jacobian ratio {spread_text(ratio)}",
-        ok=bool(ok and lo <= np.median(ratio) <= hi),
-        condition=f"10th percentile of the max weight > 0.9 at d_k = 256, 512, 1024; median "
-        f"Jacobian ratio at 256 in [{lo}, {hi}]",
-        values=plain(
-            {
-                "max_weight_256": spread(mw[256]),
-                "jacobian_ratio_256": spread(ratio),
-                "n_seeds": SWEEP_SEEDS,
-            }
-        ),
+        ok=ok and lo <= np.median(ratio) <= hi,
+        values={
+            "max_weight_256": spread(mw[256]),
+            "jacobian_ratio_256": spread(ratio),
+            "n_seeds": SWEEP_SEEDS,
+            "percentile": LOW_PERCENTILE,
+            **_f3_1_values(),
+        },
     )
 
 
 F3_2 = dict(
-    id="F3.2",
+    cid="F3.2",
     statement="With scaling the largest weight stays near its d_k = 1 value for every d_k",
     lesson=r"scaled, $d_k \ge 256$: mean max weight about 0.25; at $d_k = 1$ about 0.21",
 )
-F3_2_CONDITION = (
-    "mean max weight within 0.25 ± 0.02 at d_k = 256, 512, 1024 and within 0.21 ± 0.02 at "
-    "d_k = 1 (± 0.02 is about the seed-to-seed spread of 200 draws)"
-)
+F3_2_VALUES = {"large": SCALED_LARGE, "at_1": SCALED_AT_1, "tol": SCALED_TOL} | {
+    "d_k_min": LARGE[0],
+    "d_k_max": LARGE[-1],
+    "n_draws": scaling.N_DRAWS,
+}
 
 
 def _f3_2_ok(large: list[float], one: float) -> bool:
-    return all(abs(x - 0.25) <= 0.02 for x in large) and abs(one - 0.21) <= 0.02
+    near = all(abs(x - SCALED_LARGE) <= SCALED_TOL for x in large)
+    return near and abs(one - SCALED_AT_1) <= SCALED_TOL
 
 
 def check_f3_2() -> ClaimResult:
     mw = default_curves()["curve_max_weight_scaled"]
-    return ClaimResult(
+    return result(
         **F3_2,
         measured=f"seed {scaling.DEFAULT_SEED}: {mw[256]:.3f} / {mw[512]:.3f} / {mw[1024]:.3f} "
         f"at d_k = 256 / 512 / 1024; {mw[1]:.3f} at d_k = 1",
         ok=_f3_2_ok([mw[d] for d in LARGE], mw[1]),
-        condition=F3_2_CONDITION,
-        values=plain({**{f"max_weight_{d}": mw[d] for d in LARGE}, "max_weight_1": mw[1]}),
+        values={**{f"max_weight_{d}": mw[d] for d in LARGE}, "max_weight_1": mw[1], **F3_2_VALUES},
     )
 
 
 def check_f3_2_sweep() -> ClaimResult:
     mw = {d: _column(seed_sweep()["curve_max_weight_scaled"], d) for d in (1, *LARGE)}
     med = {d: float(np.median(x)) for d, x in mw.items()}
-    return ClaimResult(
+    return result(
         **F3_2,
         measured=f"{SWEEP_SEEDS} seeds: d_k = 256 {spread_text(mw[256])}; "
         f"d_k = 1 {spread_text(mw[1])}",
         ok=_f3_2_ok([med[d] for d in LARGE], med[1]),
-        condition=F3_2_CONDITION.replace(
-            "mean max weight", "median over seeds of the mean max weight"
-        ),
-        values=plain(
-            {
-                "max_weight_256": spread(mw[256]),
-                "max_weight_1": spread(mw[1]),
-                "n_seeds": SWEEP_SEEDS,
-            }
-        ),
+        values={
+            "max_weight_256": spread(mw[256]),
+            "max_weight_1": spread(mw[1]),
+            "n_seeds": SWEEP_SEEDS,
+            **F3_2_VALUES,
+        },
     )
 
 
 F3_3 = dict(
-    id="F3.3",
+    cid="F3.3",
     statement="At d_k = 64 the unscaled scores spread with standard deviation about √64 = 8; "
     "dividing by √d_k brings it to about 1",
     lesson="unscaled std about 7.8 (theory 8); scaled about 1",
 )
+THEORY = math.sqrt(STD_D_K)  # the unscaled scores' std; the scaled ones' is 1
 
 
 def check_f3_3() -> ClaimResult:
-    fig = scaling.compute(d_k=64, scaled=False, seed=scaling.DEFAULT_SEED)
+    fig = scaling.compute(d_k=STD_D_K, scaled=False, seed=scaling.DEFAULT_SEED)
     raw, scaled = fig["score_std_unscaled"], fig["score_std_scaled"]
-    return ClaimResult(
+    return result(
         **F3_3,
         measured=f"seed {scaling.DEFAULT_SEED}: unscaled {raw:.2f}, scaled {scaled:.3f} "
-        f"(3200 scores)",
-        ok=abs(raw / 8 - 1) <= 0.05 and abs(scaled - 1) <= 0.05,
-        condition="within 5% of the theory: unscaled in [7.6, 8.4] (the lesson's 7.8 is too), "
-        "scaled in [0.95, 1.05]",
-        values=plain({"std_unscaled_64": raw, "std_scaled_64": scaled, "theory": 8.0}),
+        f"({scaling.N_DRAWS * scaling.N_KEYS} scores)",
+        ok=abs(raw / THEORY - 1) <= STD_TOL and abs(scaled - 1) <= STD_TOL,
+        values={"std_unscaled_64": raw, "std_scaled_64": scaled, "theory": THEORY}
+        | {"rel_tol": STD_TOL, "unscaled_lo": THEORY * (1 - STD_TOL)}
+        | {"unscaled_hi": THEORY * (1 + STD_TOL), "scaled_lo": 1 - STD_TOL}
+        | {"scaled_hi": 1 + STD_TOL},
     )
 
 
 def check_f3_3_sweep() -> ClaimResult:
     std = seed_sweep()["std_unscaled_64"][:, 0]  # one column: d_k = 64 only
-    p10, p90 = np.percentile(std, [10, 90])
-    return ClaimResult(
+    p_lo, p_hi = np.percentile(std, SPREAD)
+    lo, hi = STD_RANGE
+    return result(
         **F3_3,
         measured=f"{SWEEP_SEEDS} seeds: unscaled std {spread_text(std)}",
-        ok=bool(abs(np.median(std) / 8 - 1) <= 0.02 and p10 >= 7.6 and p90 <= 8.4),
-        condition="median within 2% of 8 and the 10–90% range inside [7.6, 8.4]",
-        values=plain({"std_unscaled_64": spread(std), "n_seeds": SWEEP_SEEDS}),
+        ok=abs(np.median(std) / THEORY - 1) <= STD_SWEEP_TOL and p_lo >= lo and p_hi <= hi,
+        values={"std_unscaled_64": spread(std), "n_seeds": SWEEP_SEEDS, "theory": THEORY}
+        | {"rel_tol": STD_SWEEP_TOL, "range_lo": lo, "range_hi": hi, **spread_values()},
     )
 
 
 def check_e1(rng_seed: int = 0) -> ClaimResult:
     """Exercise 1 with many independent pairs, beside FIG 3's own 200-draw value."""
-    d_k = 64
+    d_k = STD_D_K
     q, k = np.random.default_rng(rng_seed).standard_normal((2, E1_PAIRS, d_k))
     s = np.einsum("nj,nj->n", q, k)  # (E1_PAIRS,) one score per independent pair
     raw, scaled = float(s.std()), float((s / math.sqrt(d_k)).std())
     fig = scaling.compute(d_k=d_k, scaled=False, seed=scaling.DEFAULT_SEED)["score_std_unscaled"]
-    return ClaimResult(
-        id="E1",
-        statement="Exercise 1: q·k of two 64-dim unit-variance vectors has std √64 = 8; "
+    return result(
+        "E1",
+        "Exercise 1: q·k of two 64-dim unit-variance vectors has std √64 = 8; "
         "divided by √64 it has std 1",
-        lesson="std 8 unscaled, 1 scaled; FIG 3 measures about 7.8",
-        measured=f"{E1_PAIRS} pairs: {raw:.3f} unscaled, {scaled:.4f} scaled; FIG 3 (200 draws, "
-        f"seed {scaling.DEFAULT_SEED}): {fig:.2f}",
-        ok=abs(raw / 8 - 1) <= 0.02 and abs(scaled - 1) <= 0.02,
-        condition=f"with {E1_PAIRS} independent pairs (standard error ≈ 0.4%): both within 2% "
-        "of theory",
-        values=plain(
-            {
-                "std_unscaled": raw,
-                "std_scaled": scaled,
-                "fig3_std_unscaled": fig,
-                "theory_unscaled": 8.0,
-                "theory_scaled": 1.0,
-            }
-        ),
+        "std 8 unscaled, 1 scaled; FIG 3 measures about 7.8",
+        measured=f"{E1_PAIRS} pairs: {raw:.3f} unscaled, {scaled:.4f} scaled; FIG 3 "
+        f"({scaling.N_DRAWS} draws, seed {scaling.DEFAULT_SEED}): {fig:.2f}",
+        ok=abs(raw / THEORY - 1) <= E1_TOL and abs(scaled - 1) <= E1_TOL,
+        values={
+            "std_unscaled": raw,
+            "std_scaled": scaled,
+            "fig3_std_unscaled": fig,
+            "theory_unscaled": THEORY,
+            "theory_scaled": 1.0,
+        }
+        | {"n_pairs": E1_PAIRS, "std_error": 1 / math.sqrt(2 * E1_PAIRS), "rel_tol": E1_TOL},
     )
 
 

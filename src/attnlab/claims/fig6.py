@@ -9,12 +9,16 @@ measured on the figure's small random model.
 
 from __future__ import annotations
 
-from attnlab.claims.base import ClaimCheck, ClaimResult
+from attnlab.claims.base import ClaimCheck, ClaimResult, result
 from attnlab.figures import kv_cache as fig
 from attnlab.nn.cost import MaskKind, generation_dot_products, total
 from attnlab.nn.kv_cache import cell_states, kv_cache_counts
 
 SWEEP_SEEDS = range(10)
+STALE = 1e-3  # F6.3, E3: a stale cache is off by more than this (exact ones by ≤ fig.EXACT_TOL)
+GENERATED, COUNTED = 1000, 300  # M2: tokens generated for the ratios; for the cell counts
+FORMULA_TOL = 0.01  # M2: each count within 1% of its formula at GENERATED tokens (gap O(1/n))
+E3_SEED = 0  # E3: the random model's seed
 
 
 def _both_ways(kind: MaskKind, cached: bool) -> tuple[int, int]:
@@ -30,17 +34,16 @@ def _counts_claim(cid: str, kind: MaskKind, lesson: str, expected: tuple[int, in
     cached, cached_closed = _both_ways(kind, True)
     uncached, uncached_closed = _both_ways(kind, False)
     agree = cached == cached_closed and uncached == uncached_closed
-    return ClaimResult(
-        id=cid,
-        statement=f"{kind.capitalize()} mask, 6 observation tokens then 8 actions generated one at "
+    return result(
+        cid,
+        f"{kind.capitalize()} mask, 6 observation tokens then 8 actions generated one at "
         "a time: dot products per layer and head, prefill included, with and without the KV cache.",
-        lesson=lesson,
+        lesson,
         measured=f"{cached} with the cache, {uncached} without ({uncached / cached:.1f}×); "
         f"cell count and closed form {'agree' if agree else 'DISAGREE'}",
         ok=agree and (cached, uncached) == expected,
-        condition=f"counted cell by cell = closed form, and equal to {expected[0]} / {expected[1]} "
-        "(masked cells skipped, every pass without the cache recomputes the whole matrix)",
-        values={"cached": cached, "uncached": uncached, "ratio": uncached / cached},
+        values={"cached": cached, "uncached": uncached, "ratio": uncached / cached}
+        | {"expected_cached": expected[0], "expected_uncached": expected[1]},
     )
 
 
@@ -72,21 +75,18 @@ def _stale_cells() -> ClaimResult:
     worst = {k: max(c["max_abs_diff"][k] for c in checks) for k in ("causal", "block")}
     least_bidi = min(c["max_abs_diff"]["bidirectional"] for c in checks)
     ok = all(s > 0 for s in stale[1:]) and stale[0] == 0
-    ok = ok and max(worst.values()) <= fig.EXACT_TOL and least_bidi > 1e-3
-    return ClaimResult(
-        id="F6.3",
-        statement="With a bidirectional mask the cache is wrong: old tokens should now see the new "
+    ok = ok and max(worst.values()) <= fig.EXACT_TOL and least_bidi > STALE
+    return result(
+        "F6.3",
+        "With a bidirectional mask the cache is wrong: old tokens should now see the new "
         "one and do not (flagged cells), and cached generation departs from recomputation. With a "
         "causal (or block) mask the two agree to rounding.",
-        lesson="bidirectional + cache: stale cells flagged, the result differs; causal + cache "
+        "bidirectional + cache: stale cells flagged, the result differs; causal + cache "
         "equals recomputation exactly",
         measured=f"stale cells per step {stale}; random 2-layer model, seeds 0–"
         f"{len(SWEEP_SEEDS) - 1}: causal max |Δ| {worst['causal']:.1e}, block "
         f"{worst['block']:.1e}, bidirectional at least {least_bidi:.2f}",
         ok=ok,
-        condition=f"stale cells at every generation step (none at the prefill); causal and block "
-        f"max |cached − recomputed| ≤ {fig.EXACT_TOL:g} (rounding; 'exactly' up to float64), "
-        "bidirectional > 1e-3, for every seed",
         values={
             "stale_per_step": stale,
             "stale_total_last_step": stale[-1],
@@ -94,12 +94,14 @@ def _stale_cells() -> ClaimResult:
             "max_diff_block": worst["block"],
             "min_diff_bidirectional": least_bidi,
             "seeds": len(SWEEP_SEEDS),
+            "exact_tol": fig.EXACT_TOL,
+            "stale": STALE,
         },
     )
 
 
 def _generation_cost() -> ClaimResult:
-    n = 1000
+    n = GENERATED
 
     def dots(mask: MaskKind, cached: bool) -> int:  # from one token up to n, one at a time
         return int(
@@ -111,53 +113,54 @@ def _generation_cost() -> ClaimResult:
         "recompute_skip_masked": dots("causal", False) / (n**3 / 6),
         "cached": dots("causal", True) / (n**2 / 2),
     }
-    m = 300  # the closed forms against a cell-by-cell count from the masks
+    m = COUNTED  # the closed forms against a cell-by-cell count from the masks
     agree = all(
         total(kv_cache_counts(k, cached=c, n_prefix=1, n_new=m - 1))
         == total(generation_dot_products(n_prefix=1, n_new=m - 1, mask=k, cached=c))
         for k, c in (("bidirectional", False), ("causal", False), ("causal", True))
     )
-    ok = agree and all(abs(r - 1) < 0.01 for r in ratios.values())
-    return ClaimResult(
-        id="M2",
-        statement="Generating n tokens by recomputing every step costs Σt² ≈ n³/3 dot products "
+    ok = agree and all(abs(r - 1) < FORMULA_TOL for r in ratios.values())
+    return result(
+        "M2",
+        "Generating n tokens by recomputing every step costs Σt² ≈ n³/3 dot products "
         "(≈ n³/6 if masked cells are skipped); with the KV cache Σt ≈ n²/2.",
-        lesson=r"$\sim n^3/3$ recomputing ($\sim n^3/6$ skipping masked cells); $\sim n^2/2$ with "
+        r"$\sim n^3/3$ recomputing ($\sim n^3/6$ skipping masked cells); $\sim n^2/2$ with "
         "the cache",
         measured=f"n = {n}: counts / formula = {ratios['recompute_full']:.4f}, "
         f"{ratios['recompute_skip_masked']:.4f}, {ratios['cached']:.4f}; cell counts at "
         f"n = {m} {'agree' if agree else 'DISAGREE'} with the closed forms",
         ok=ok,
-        condition="each ratio within 1% of 1 at n = 1000 (the gap is O(1/n)), and counting mask "
-        "cells gives the closed forms exactly",
-        values={"n": n, **{f"ratio_{k}": v for k, v in ratios.items()}},
+        values={"n": n, **{f"ratio_{k}": v for k, v in ratios.items()}}
+        | {"n_counted": m, "rel_tol": FORMULA_TOL},
     )
 
 
 def _exercise_3() -> ClaimResult:
-    model = fig.model_check(0)
+    model = fig.model_check(E3_SEED)
     kv = model["kv_diff_by_layer"]
     cached, uncached = _both_ways("causal", True)[0], _both_ways("causal", False)[0]
     ok = max(kv["causal"]) <= fig.EXACT_TOL and kv["bidirectional"][0] <= fig.EXACT_TOL
-    ok = ok and kv["bidirectional"][1] > 1e-3
-    return ClaimResult(
-        id="E3",
-        statement="A cache needs values that never change: under a causal mask token i depends on "
+    ok = ok and kv["bidirectional"][1] > STALE
+    return result(
+        "E3",
+        "A cache needs values that never change: under a causal mask token i depends on "
         "tokens ≤ i only, so its keys and values are final; in a bidirectional encoder the layer-1 "
         "keys are still right but from layer 2 on old tokens depend on the new ones.",
-        lesson="GPT-style decoders can cache (105 vs 525 dot products); in a BERT-style encoder "
+        "GPT-style decoders can cache (105 vs 525 dot products); in a BERT-style encoder "
         "the cached values go stale from layer 2 on",
         measured=f"cached K, V vs recomputed, per layer: causal {kv['causal'][0]:.1e}, "
         f"{kv['causal'][1]:.1e}; bidirectional {kv['bidirectional'][0]:.1e}, "
         f"{kv['bidirectional'][1]:.2f}; causal cost {cached} vs {uncached}",
         ok=ok,
-        condition=f"causal: every layer ≤ {fig.EXACT_TOL:g}; bidirectional: layer 1 ≤ "
-        f"{fig.EXACT_TOL:g}, layer 2 > 1e-3 (random 2-layer model, seed 0)",
         values={
             "kv_diff_causal": kv["causal"],
             "kv_diff_bidirectional": kv["bidirectional"],
             "cached": cached,
             "uncached": uncached,
+            "exact_tol": fig.EXACT_TOL,
+            "stale": STALE,
+            "n_layers": len(kv["causal"]),
+            "seed": E3_SEED,
         },
     )
 

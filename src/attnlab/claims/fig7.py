@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
-from attnlab.claims.base import ClaimCheck, ClaimResult
+from attnlab.claims.base import ClaimCheck, ClaimResult, result
 from attnlab.figures import compute_figure
 from attnlab.figures.tokens import (
     GQA_HEADS,
@@ -40,6 +40,14 @@ from attnlab.nn.cost import (
 from attnlab.nn.timing import time_attention
 
 REL = 1e-12  # floats that must equal an integer formula
+# The try-it's setting: the figure as it opens, then 4 cameras and 8-pixel patches (frames and
+# action tokens stay at the figure's defaults), so the text quotes what the reader then sees.
+TRIED = {"cameras": 4, "patch": 8}
+HALF = 0.5  # F7.3: attention's share of the layer above this
+# F7.5, E5: what the lesson says of ViT (16-pixel patches against 8-pixel ones)
+LESSON_CROSSOVER = {"small": 3072, "7b": 24576}  # F7.2: n = 6d, as the lesson states them
+VIT = {"patches_16": 196, "numbers_per_patch_16": 768, "tokens_8": 784}
+VIT_RATIOS = {"token_ratio": 4, "matrix_ratio": 16, "attention_ratio": 16, "linear_ratio": 4}
 
 
 def _tokens(**settings: Any) -> dict[str, Any]:
@@ -59,17 +67,16 @@ def _token_formula() -> ClaimResult:
         cut = patch_grid(img, patch)["count"]  # patches actually cut from the 224 × 224 frame
         if n != cameras * cut * frames + frames + actions:
             bad.append((cameras, patch, frames, actions, n))
-    example = _tokens(cameras=4, patch=8, frames=1, actions=0)["n"]
-    return ClaimResult(
-        id="F7.1",
-        statement="Tokens = cameras × (224 / patch)² × frames + one proprioception token per frame "
+    example = _tokens(**TRIED, frames=1, actions=0)["n"]
+    return result(
+        "F7.1",
+        "Tokens = cameras × (224 / patch)² × frames + one proprioception token per frame "
         "+ action tokens.",
-        lesson="tokens = cameras × (224 / patch)² × frames + frames + actions",
+        "tokens = cameras × (224 / patch)² × frames + frames + actions",
         measured=f"{len(grid) - len(bad)} of {len(grid)} settings match the patches cut from the "
-        f"image; 4 cameras, 8-pixel patches, 1 frame, no actions: {example} tokens",
-        ok=not bad and example == 4 * 28 * 28 + 1,
-        condition="the figure's n equals the formula, with (224 / patch)² counted from the image's "
-        "patch grid, on every setting of a grid over cameras, patch sizes, frames and actions",
+        f"image; {TRIED['cameras']} cameras, {TRIED['patch']}-pixel patches, 1 frame, no actions: "
+        f"{example} tokens",
+        ok=not bad and example == TRIED["cameras"] * (IMAGE_SIZE // TRIED["patch"]) ** 2 + 1,
         values={"settings_checked": len(grid), "mismatches": len(bad), "n_4cam_patch8": example},
     )
 
@@ -92,47 +99,39 @@ def _crossover() -> ClaimResult:
         ok = ok and _close(lf["attention"] / lf["total"], attention_share(n, size.d))
         ok = ok and _close(lf["projections"] + lf["mlp"] + lf["attention"], lf["total"])
         found[f"crossover_{name}"] = n_x
-    return ClaimResult(
-        id="F7.2",
-        statement="One layer's forward pass costs 24·n·d² FLOPs in projections and MLP and "
+    return result(
+        "F7.2",
+        "One layer's forward pass costs 24·n·d² FLOPs in projections and MLP and "
         "4·n²·d in attention; attention's share is n / (n + 6d), half at n = 6d.",
-        lesson="linear $24nd^2$, attention $4n^2d$, share $n/(n + 6d)$; crossover 3072 "
+        "linear $24nd^2$, attention $4n^2d$, share $n/(n + 6d)$; crossover 3072 "
         "(small, $d = 512$) and 24576 (7B-class, $d = 4096$)",
         measured=f"crossover {found['crossover_small']} (small), {found['crossover_7b']} (7b); "
         "parts add up to the total and match the closed forms",
-        ok=ok and (found["crossover_small"], found["crossover_7b"]) == (3072, 24576),
-        condition="at n = 6d the linear and attention counts are equal; the figure's parts sum to "
-        "its total, equal 24nd² and 4n²d, and their ratio equals n / (n + 6d) (rel. 1e-12)",
-        values=found,
+        ok=ok and all(found[f"crossover_{k}"] == n for k, n in LESSON_CROSSOVER.items()),
+        values=found | {"rel_tol": REL} | {f"lesson_{k}": n for k, n in LESSON_CROSSOVER.items()},
     )
 
 
-# The try-it's setting: the figure as it opens, then 4 cameras and 8-pixel patches (frames and
-# action tokens stay at the figure's defaults), so the text quotes what the reader then sees.
-TRIED = {"cameras": 4, "patch": 8}
-
-
 def _four_cameras() -> ClaimResult:
-    bare = _tokens(cameras=4, patch=8, frames=1, actions=0, model="small")
+    bare = _tokens(**TRIED, frames=1, actions=0, model="small")
     tried = _tokens(**TRIED, model="small")
     share, n = bare["attention_share"], bare["n"]
-    return ClaimResult(
-        id="F7.3",
-        statement="Small model, 4 cameras, 8-pixel patches: n passes 6d = 3072, so attention is "
+    return result(
+        "F7.3",
+        "Small model, 4 cameras, 8-pixel patches: n passes 6d = 3072, so attention is "
         "more than half of a layer's FLOPs.",
-        lesson="attention above half of the layer's FLOPs",
+        "attention above half of the layer's FLOPs",
         measured=f"n = {n} (1 frame, no action tokens): attention {share:.1%}; at the figure's "
         f"other defaults ({tried['tokens']['actions']} action tokens) n = {tried['n']}, "
         f"{tried['attention_share']:.1%}",
-        ok=share > 0.5 and tried["attention_share"] > 0.5,
-        condition="attention share > 0.5 with 1 frame and no actions (more tokens only raise it) "
-        "and at the figure's defaults with 4 cameras and 8-pixel patches (the try-it's setting)",
+        ok=share > HALF and tried["attention_share"] > HALF,
         values={
             "n": tried["n"],
             "attention_share": tried["attention_share"],
             "n_no_actions": n,
             "attention_share_no_actions": share,
-        },
+        }
+        | {"share_min": HALF, **TRIED},
     )
 
 
@@ -144,22 +143,22 @@ def _kv_bytes() -> ClaimResult:
         expected = 2 * size.n_layers * data["n"] * size.d * data["bytes_per_number"]
         ok = ok and data["kv_cache_bytes"]["total"] == expected and data["bytes_per_number"] == 2
         checked.append(expected)
-    example = _tokens(model="small", cameras=4, patch=8, frames=1, actions=0)
+    example = _tokens(model="small", **TRIED, frames=1, actions=0)
     # The lesson's FIG 7 try-it quotes the 7B-class cache at its setting (§6).
     seven = _tokens(**TRIED, model="7b")
-    return ClaimResult(
-        id="F7.4",
-        statement="The KV cache holds one key and one value of width d per token and layer: "
+    return result(
+        "F7.4",
+        "The KV cache holds one key and one value of width d per token and layer: "
         "2 · L · n · d · b bytes, b = 2 in fp16.",
-        lesson=r"KV cache = $2\cdot L\cdot n\cdot d\cdot b$ bytes (fp16: $b = 2$)",
+        r"KV cache = $2\cdot L\cdot n\cdot d\cdot b$ bytes (fp16: $b = 2$)",
         measured=f"the figure equals the formula on {len(checked)} settings; small model, "
         f"n = {example['n']}: {example['kv_cache_bytes']['total'] / 2**20:.1f} MiB",
         ok=ok,
-        condition="figure's kv_cache_bytes.total = 2·L·n·d·2 exactly, both presets",
         values={
             "settings_checked": len(checked),
             "bytes_small_4cam": example["kv_cache_bytes"]["total"],
             "cache_gb_7b": seven["kv_cache_bytes"]["total"] / 1e9,
+            "n_models": len(MODEL_PRESETS),
         },
     )
 
@@ -184,39 +183,38 @@ def _vit_numbers() -> dict[str, Any]:
 
 def _vit() -> ClaimResult:
     v = _vit_numbers()
-    ok = (v["patches_16"], v["numbers_per_patch_16"], v["tokens_8"]) == (196, 768, 784)
-    ok = ok and v["numbers_per_patch_16"] == patch_numbers(16)
-    ok = ok and v["attention_ratio"] == 16 and v["linear_ratio"] == 4
-    return ClaimResult(
-        id="F7.5",
-        statement="ViT cuts a 224 × 224 image into 16-pixel patches: 196 tokens of 16·16·3 = 768 "
+    ok = all(v[k] == n for k, n in VIT.items()) and v["numbers_per_patch_16"] == patch_numbers(16)
+    ok = ok and all(v[k] == VIT_RATIOS[k] for k in ("attention_ratio", "linear_ratio"))
+    return result(
+        "F7.5",
+        "ViT cuts a 224 × 224 image into 16-pixel patches: 196 tokens of 16·16·3 = 768 "
         "numbers. 8-pixel patches give 784 tokens: attention costs 16×, the linear parts 4×.",
-        lesson="196 patches of 768 numbers; patch 8: 784 tokens, 16× the attention matrix, 4× the "
+        "196 patches of 768 numbers; patch 8: 784 tokens, 16× the attention matrix, 4× the "
         "linear cost",
         measured=f"{v['patches_16']} patches of {v['numbers_per_patch_16']} numbers; patch 8: "
         f"{v['tokens_8']} tokens, attention ×{v['attention_ratio']:g}, "
         f"linear ×{v['linear_ratio']:g}",
         ok=ok,
-        condition="patch counts cut from the image; FLOP ratios from the per-layer counter",
-        values=v,
+        values=v | {f"lesson_{k}": n for k, n in (VIT | VIT_RATIOS).items()},
     )
 
 
 def _exercise_5() -> ClaimResult:
     v = _vit_numbers()
-    ok = v["token_ratio"] == 4 and v["matrix_8"] / v["matrix_16"] == 16 and v["linear_ratio"] == 4
-    return ClaimResult(
-        id="E5",
-        statement="Halving the patch side doubles the patches per direction: 4× the tokens, 16× "
+    ratios = {"token_ratio": v["token_ratio"], "matrix_ratio": v["matrix_8"] / v["matrix_16"]}
+    ratios["linear_ratio"] = v["linear_ratio"]
+    ok = all(x == VIT_RATIOS[k] for k, x in ratios.items())
+    return result(
+        "E5",
+        "Halving the patch side doubles the patches per direction: 4× the tokens, 16× "
         "the entries of each attention matrix, 4× the projections and MLP.",
-        lesson=r"14 × 14 = 196 → 28 × 28 = 784 tokens (4×); $196^2 \approx 3.8\times10^4$ → "
+        r"14 × 14 = 196 → 28 × 28 = 784 tokens (4×); $196^2 \approx 3.8\times10^4$ → "
         r"$784^2 \approx 61\times10^4$ entries (16×); linear parts 4×",
         measured=f"{v['patches_16']} → {v['tokens_8']} tokens (×{v['token_ratio']:g}); "
-        f"{v['matrix_16']} → {v['matrix_8']} entries (×{v['matrix_8'] / v['matrix_16']:g}); "
+        f"{v['matrix_16']} → {v['matrix_8']} entries (×{ratios['matrix_ratio']:g}); "
         f"linear ×{v['linear_ratio']:g}",
         ok=ok,
-        condition="exact ratios 4, 16 and 4",
-        values=v,
+        values=v | {f"lesson_{k}": VIT_RATIOS[k] for k in ratios},
     )
 
 

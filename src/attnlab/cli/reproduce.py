@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from attnlab.claims import ClaimResult, run_claim, select
+from attnlab.claims.text import plain_text
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -33,7 +34,8 @@ def _table(results: list[ClaimResult], seconds: float) -> Table:
     table.add_column("", justify="center")
     for r in results:
         mark = "[green]✓[/]" if r.ok else "[red]✗[/]"
-        table.add_row(r.id, r.statement, r.lesson, r.measured, mark)
+        # the lesson's words carry its math as TeX (the page typesets it); a terminal reads Unicode
+        table.add_row(r.id, plain_text(r.statement), plain_text(r.lesson), r.measured, mark)
     return table
 
 

@@ -29,6 +29,7 @@ from attnlab.tabletop.scenes import TABLE_CM
 NAME = "lookup"
 
 D = 2  # key and query dimension
+HULL_TOL_CM = 1e-9 * TABLE_CM  # an output this far outside the values' hull still counts as inside
 Q_MAX = 8.0  # bound on each component of q and of a moved key
 # The circle the default keys lie on; |q| then sets how sharp the lookup is. Radius 2 (not 1): a
 # query aimed at a key passes weight 0.9 at |q| ≈ 3.0, well inside FIG 1's plot (±5), where on the
@@ -158,7 +159,7 @@ def compute(
         "winner": int(np.argmax(r["scores"])),
         "dy_dq": r["dy_dq"],
         "grad_norm": float(np.linalg.norm(r["dy_dq"])),  # Frobenius, cm per unit of q
-        "in_hull": in_convex_hull(r["y"], v, tol=1e-9 * TABLE_CM),
+        "in_hull": in_convex_hull(r["y"], v, tol=HULL_TOL_CM),
         "hull": convex_hull(v),
         "values_mean": v.mean(axis=0),
     }

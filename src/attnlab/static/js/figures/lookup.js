@@ -176,7 +176,8 @@ function legend(parent, t) {
 
 /** Middle: the table with draggable value blocks; draw(data) adds ŷ, the lines and the hull. */
 function tablePanel(panel, { t, ctx, onEnd }) {
-  const svg = el("svg", { class: "scene", viewBox: `0 0 ${SIZE + 40} ${SIZE + 40}`, role: "group",
+  // below the table: its ticks and "cm" (tableScene), with room for them to grow on a phone
+  const svg = el("svg", { class: "scene", viewBox: `0 0 ${SIZE + 40} ${SIZE + 54}`, role: "group",
     "aria-label": t("va.lk.table.aria") }, panel);
   const scene = tableScene(svg, { x: 32, y: 8, size: SIZE, tableCm: ctx.constants.table_cm });
   ctx.hl(scene.blocks, "v");
@@ -201,22 +202,40 @@ function tablePanel(panel, { t, ctx, onEnd }) {
   };
 }
 
+// The weights beside the two planes are as tall as they are; once the panels stack (a phone, a
+// tablet) the weights have a row of their own and lie across it instead of standing 2:1 tall.
+const WEIGHTS_BESIDE = { width: 200, height: SIZE };
+const WEIGHTS_ACROSS = { width: 340, height: 190 };
+
 /** Right: the five weights as bars in the objects' colours, each with its value on top. */
 function weightsPanel(panel, { t, ctx, summary }) {
   const svg = el("svg", { class: "weights", role: "img" }, panel);
-  const bars = barChart(svg, { width: 200, height: SIZE, count: ctx.constants.colours.length, domain: [0, 1],
+  const bars = barChart(svg, { ...WEIGHTS_BESIDE, count: ctx.constants.colours.length, domain: [0, 1],
     margin: { top: 16, right: 6, bottom: 30, left: 52 },
     categories: (i) => t(`colour.${ctx.constants.colours[i]}.letter`), yLabel: "α", yFormat: (v) => String(v) });
   ctx.hl(bars.addSeries("alpha", { widthFraction: 0.62 }), "alpha");
   bars.rects("alpha").forEach((r, i) => r.setAttribute("fill", objectColour(ctx.constants.colours[i])));
   const values = el("g", { class: "bar-values" }, svg);
-  return (w) => {
-    bars.set("alpha", w);
+  let last = [];
+  const label = () => {
     clear(values);
-    w.forEach((v, i) => {
+    last.forEach((v, i) => {
       el("text", { x: bars.x(i) + bars.band / 2, y: bars.y(v) - 5, "text-anchor": "middle",
         class: "bar-value", "data-key": i, text: weight(v) }, values);
     });
+  };
+  bars.onRedraw(label);
+  const table = panel.parentNode.querySelector(".panel-table");
+  new ResizeObserver(() => {
+    const across = panel.offsetTop > table.offsetTop; // not on the table's row any more
+    if (across === svg.classList.contains("is-across")) return;
+    svg.classList.toggle("is-across", across);
+    bars.resize(across ? WEIGHTS_ACROSS : WEIGHTS_BESIDE);
+  }).observe(panel.parentNode);
+  return (w) => {
+    last = w;
+    bars.set("alpha", w);
+    label();
     svg.setAttribute("aria-label", t("va.lk.weights.aria", { list: summary(w) }));
   };
 }

@@ -6,14 +6,14 @@
 // purple outlines for the reversed order, drawn in the same slots so that equal means "coincide".
 
 import { barChart } from "../lib/bars.js";
-import { lineChart } from "../lib/chart.js";
+import { lineChart, onRescale } from "../lib/chart.js";
 import { PALETTE } from "../lib/colours.js";
 import { button, segmented, stepper } from "../lib/controls.js";
 import { clamp, fixed, num } from "../lib/format.js";
 import { heatmap, heatmapKey } from "../lib/heatmap.js";
 import { arrow } from "../lib/marks.js";
 import { readoutList } from "../lib/readouts.js";
-import { axis, clear, draggable, el, html, linear, localPoint } from "../lib/svg.js";
+import { axis, clear, draggable, el, fontGrowth, html, linear, localPoint } from "../lib/svg.js";
 import { loadViewStrings, viewTranslator } from "../lib/viewstrings.js";
 
 const STRINGS = await loadViewStrings("position");
@@ -28,17 +28,23 @@ function tablePanel(parent, { t, ctx, setP }) {
   const { n_positions: N_POS, d_pe: D_PE } = ctx.constants; // attnlab.figures.position
   const svg = el("svg", { class: "pe-table", viewBox: "0 0 480 262", role: "group",
     "aria-label": t("va.ps.table.aria") }, parent);
-  const box = { x: 44, y: 8, width: 426, height: 192 };
+  const box = { x: 52, y: 8, width: 418, height: 192 };
   const map = heatmap(svg, { ...box, rows: D_PE, cols: N_POS });
   ctx.hl(map.g, "pe");
   const cw = map.cellWidth;
   // cell centres sit on the integers: position p is the column [p − ½, p + ½]
   const px = linear([-0.5, N_POS - 0.5], [box.x, box.x + box.width]);
   const py = linear([-0.5, D_PE - 0.5], [box.y, box.y + box.height]);
-  axis(svg, px, { orient: "bottom", at: box.y + box.height, ticks: [0, 16, 32, 48, 63], label: t("va.ps.table.x") });
-  axis(svg, py, { orient: "left", at: box.x, ticks: [0, 8, 16, 24, 31] });
-  el("text", { x: 12, y: box.y + box.height / 2, transform: `rotate(-90 12 ${box.y + box.height / 2})`,
-    "text-anchor": "middle", class: "axis-label", text: t("va.ps.table.y") }, svg);
+  const axes = el("g", {}, svg);
+  const drawAxes = () => { // the titles clear the tick labels as drawn (they grow on a phone)
+    const em = fontGrowth(svg);
+    clear(axes);
+    axis(axes, px, { orient: "bottom", at: box.y + box.height, ticks: [0, 16, 32, 48, 63], em,
+      label: t("va.ps.table.x") });
+    axis(axes, py, { orient: "left", at: box.x, ticks: [0, 8, 16, 24, 31], em, label: t("va.ps.table.y") });
+  };
+  drawAxes();
+  onRescale(svg, drawAxes);
   heatmapKey(svg, { x: box.x + box.width - 130, y: 238, width: 130 });
 
   const handle = el("g", { class: "p-handle" }, svg);
@@ -197,17 +203,19 @@ function ropeControls(parent, { t, ctx, onShift }) {
 /** Bottom right: the reach (small, numbered in input order) and the pooled outputs as bars. */
 function poolPanel(parent, { t }) {
   const svg = el("svg", { class: "pooled", role: "img" }, parent);
+  // the inset's 142 units stay; the bars' own margins grow with their labels on a small screen
   const bars = barChart(svg, { width: 480, height: 262, count: 8, domain: [-2.5, 2.5],
-    margin: { top: 14, right: 8, bottom: 44, left: 186 }, categories: (i) => String(i + 1),
-    yLabel: t("va.ps.pool.y"), yTicks: [-2, -1, 0, 1, 2] });
+    margin: { top: 30, right: 8, bottom: 44, left: 44 }, fixed: { left: 142 },
+    categories: (i) => String(i + 1), xLabel: t("va.ps.pool.x"), yLabel: t("va.ps.pool.y"),
+    yTicks: [-2, -1, 0, 1, 2] });
   bars.addSeries("original", { className: "pooled-original", widthFraction: 0.62 });
   bars.addSeries("reversed", { className: "pooled-reversed", widthFraction: 0.62 });
-  el("text", { x: 186 + (480 - 194) / 2, y: 252, "text-anchor": "middle", class: "axis-label", text: t("va.ps.pool.x") }, svg);
-  const inset = el("g", { class: "trajectory", transform: "translate(4 36)" }, svg);
+  // the inset's title above everything, where it has the drawing's whole width
+  el("text", { x: 4, y: 16, class: "axis-label", text: t("va.ps.pool.reach") }, svg);
+  const inset = el("g", { class: "trajectory", transform: "translate(4 44)" }, svg);
   const s = linear([0, 80], [0, 128]);
   const sy = linear([0, 80], [128, 0]);
   el("rect", { width: 128, height: 128, rx: 4, class: "table-top" }, inset);
-  el("text", { x: 0, y: -8, class: "axis-label", text: t("va.ps.pool.reach") }, inset);
   const path = el("g", {}, inset);
 
   function drawPath(waypoints, reversed) {

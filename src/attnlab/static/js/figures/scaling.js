@@ -5,7 +5,7 @@
 // (solid) and mean Jacobian norm (dashed) against d_k on a log axis, with the current d_k marked.
 
 import { barChart } from "../lib/bars.js";
-import { lineChart } from "../lib/chart.js";
+import { lineChart, onRescale, plotBox } from "../lib/chart.js";
 import { PALETTE } from "../lib/colours.js";
 import { button, segmented } from "../lib/controls.js";
 import { num, weight } from "../lib/format.js";
@@ -72,8 +72,6 @@ function markOverflow(layer, data, { x, y, t }) {
 /** Left: both histograms as step areas, the switched-on one in front; returns draw(data). */
 function histogramPanel(parent, { t, ctx }) {
   const svg = el("svg", { class: "histogram", role: "img", viewBox: `0 0 ${W} ${H}` }, parent);
-  const m = HIST_M;
-  const x = linear([-40, 40], [m.left, W - m.right]);
   const axes = el("g", {}, svg);
   const layers = Object.fromEntries(MODES.map((mode) => {
     const g = el("g", { class: `hist-series hist-${mode}` }, svg);
@@ -81,11 +79,15 @@ function histogramPanel(parent, { t, ctx }) {
     return [mode, g];
   }));
   const marks = el("g", { class: "overflow" }, svg);
-  return (data) => {
-    const y = linear([0, niceMax(Math.max(...data.hist_unscaled, ...data.hist_scaled))], [H - m.bottom, m.top]);
+  let last = null;
+  const draw = (data) => {
+    last = data;
+    const b = plotBox(svg, { width: W, height: H, margin: HIST_M }); // grows with the labels
+    const x = linear([-40, 40], [b.left, b.right]);
+    const y = linear([0, niceMax(Math.max(...data.hist_unscaled, ...data.hist_scaled))], [b.bottom, b.top]);
     clear(axes);
-    axis(axes, x, { orient: "bottom", at: H - m.bottom, ticks: [-40, -20, 0, 20, 40], label: t("va.sc.hist.x") });
-    axis(axes, y, { orient: "left", at: m.left, ticks: y.ticks(4), label: t("va.sc.hist.y"), grid: W - m.left - m.right });
+    axis(axes, x, { orient: "bottom", at: b.bottom, ticks: [-40, -20, 0, 20, 40], em: b.em, label: t("va.sc.hist.x") });
+    axis(axes, y, { orient: "left", at: b.left, ticks: y.ticks(4), em: b.em, label: t("va.sc.hist.y"), grid: b.right - b.left });
     for (const mode of MODES) {
       clear(layers[mode]);
       el("path", { d: stepPath(data[`hist_${mode}`], data.hist_edges, x, y) }, layers[mode]);
@@ -96,6 +98,8 @@ function histogramPanel(parent, { t, ctx }) {
     markOverflow(marks, data, { x, y, t });
     svg.setAttribute("aria-label", t("va.sc.hist.aria", { raw: num(data.score_std_unscaled), scaled: num(data.score_std_scaled) }));
   };
+  onRescale(svg, () => last && draw(last));
+  return draw;
 }
 
 /** Right: the four curves over d_k = 1 … 1024 and the current-d_k marker with its two dots. */
@@ -183,12 +187,10 @@ function toolbar(root, { t, ctx, onDk }) {
 /** Middle: one draw's 16 weights, red or amber as the scaling switch says; returns draw(data). */
 function weightsPanel(parent, title, { t }) {
   const svg = el("svg", { class: "weights", role: "img" }, parent);
-  const m = { top: 22, right: 6, bottom: 40, left: 40 };
-  const bars = barChart(svg, { width: 240, height: H, count: 16, domain: [0, 1], margin: m,
+  const bars = barChart(svg, { width: 240, height: H, count: 16, domain: [0, 1],
+    margin: { top: 22, right: 6, bottom: 40, left: 50 }, xLabel: t("va.sc.weights.x"),
     categories: (i) => ([0, 3, 7, 11, 15].includes(i) ? String(i + 1) : null), yLabel: "α", yFormat: String });
   bars.addSeries("alpha", { widthFraction: 0.72 });
-  el("text", { x: (m.left + 240 - m.right) / 2, y: H - 8, "text-anchor": "middle", class: "axis-label",
-    text: t("va.sc.weights.x") }, svg);
   return (data) => {
     const mode = data.settings.scaled ? "scaled" : "unscaled";
     bars.set("alpha", data.weights_one_draw);

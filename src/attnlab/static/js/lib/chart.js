@@ -4,6 +4,24 @@
 
 import { attrs, axis, clear, el, fontGrowth, linear, log, pathData } from "./svg.js";
 
+/**
+ * The plot's edges inside a width × height drawing whose labels may be drawn larger than their
+ * nominal size (a small screen, see svg.js's fontGrowth): the left and bottom margins, where the
+ * tick labels and axis titles sit, are in em-equivalents of the labels as drawn, so they grow
+ * with them. `fixed` adds room that does not grow (FIG 4's inset beside its bars). Every chart
+ * that places axes takes its edges from here, again after each rescale (onRescale).
+ */
+export function plotBox(svg, { width, height, margin, fixed = {} }) {
+  const em = fontGrowth(svg);
+  return { em, left: (fixed.left ?? 0) + margin.left * em, right: width - margin.right,
+    top: margin.top, bottom: height - margin.bottom * em };
+}
+
+/** Run fn whenever the drawing's scale on screen changes (and with it plotBox's margins). */
+export function onRescale(svg, fn) {
+  svg.addEventListener("svgscale", fn);
+}
+
 const MAX_POINTS = 1500; // enough for a smooth 600-px curve; thin longer series evenly
 
 function thin(points) {
@@ -40,12 +58,7 @@ export function lineChart(svg, { width = 480, height = 300,
   const guideList = [];
   const redrawn = [];
 
-  // the plot's edges: left and bottom margins in em-equivalents of the labels as drawn
-  const box = () => {
-    const em = fontGrowth(svg);
-    return { em, left: margin.left * em, right: width - margin.right, top: margin.top,
-      bottom: height - margin.bottom * em };
-  };
+  const box = () => plotBox(svg, { width, height, margin });
   const scales = () => {
     const b = box();
     const make = (c, range) => (c.log ? log : linear)(c.domain, range, { clamp: false });
@@ -73,7 +86,7 @@ export function lineChart(svg, { width = 480, height = 300,
     }
   }
 
-  svg.addEventListener("svgscale", () => {
+  onRescale(svg, () => {
     draw();
     redrawn.forEach((fn) => fn());
   });

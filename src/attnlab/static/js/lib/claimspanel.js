@@ -71,8 +71,9 @@ export function createClaimsPanel(container, { t, announce, onValues, counts, pr
   /** The catalogue's string for `key`, or null when it has none. */
   const own = (key) => (t(key) === key ? null : t(key));
 
-  /** How we test it: the catalogue's sentence (the sweep's when the result is a sweep's), its
-   * thresholds the engine's values; the engine's English sentence where the catalogue has none. */
+  /** How we test it: the catalogue's sentence (the sweep's when the result is a sweep's: the
+   * key attnlab.claims.text.condition_key names), its thresholds the engine's values; the
+   * engine's English sentence where the catalogue has none (a claim still being added). */
   function condition(c) {
     const sweep = c.values && "n_seeds" in c.values ? own(`claimcondition.${c.id}.sweep`) : null;
     const template = sweep ?? (c.values && "n_seeds" in c.values ? null : own(`claimcondition.${c.id}`));
@@ -93,7 +94,8 @@ export function createClaimsPanel(container, { t, announce, onValues, counts, pr
         + `<dt>${esc(t("check.measured"))}</dt>${measured}</dl>`
         + `<details class="claim-test"><summary>${esc(t("check.test"))}</summary>${condition(c)}</details>`
         + (hasSeedPlot(c.id, values[c.id]) ? `<figure class="seed-plot-box" data-claim="${esc(c.id)}">`
-          + `<figcaption>${esc(t(`seedplot.${c.id}.caption`, { n: values[c.id].per_seed.seed.length }))}</figcaption></figure>` : "");
+          + `<figcaption>${esc(t(`seedplot.${c.id}.caption`, { n: values[c.id].per_seed.seed.length,
+            seed: values[c.id].seed }))}</figcaption></figure>` : "");
     const mark = c.ok ? "✓" : "✗";
     const seconds = typeof c.seconds === "number" ? `${c.seconds.toFixed(c.seconds < 0.1 ? 3 : 2)} s` : "";
     return `<li class="claim ${c.ok ? "ok" : "fail"}${fresh.has(c.id) ? " fresh" : ""}" data-claim="${esc(c.id)}" data-ok="${c.ok}">`

@@ -151,6 +151,13 @@ export function fmtTick(v) {
  * orient "bottom" places it at y = `at` (px), "left" at x = `at`.
  * Returns the group so a caller can clear and redraw it.
  */
+/** Baselines of a bottom axis's tick labels and of its title under a line at `at`, for labels
+ * drawn `em` times their nominal size (fontGrowth): bar categories and the tabletop use them too. */
+export function belowAxis(at, em = 1) {
+  const ticks = at + 4 + 11 * em;
+  return { ticks, title: ticks + 4 + 13 * em };
+}
+
 export function axis(parent, scale, { orient = "bottom", at = 0, ticks = null, format = fmtTick,
   label = "", grid = 0, em = 1 } = {}) {
   const g = el("g", { class: `axis axis-${orient}` }, parent);
@@ -164,7 +171,7 @@ export function axis(parent, scale, { orient = "bottom", at = 0, ticks = null, f
     if (horizontal) {
       if (grid) el("line", { x1: p, x2: p, y1: at, y2: at - grid, class: "grid-line" }, g);
       el("line", { x1: p, x2: p, y1: at, y2: at + 4, class: "tick" }, g);
-      el("text", { x: p, y: at + 4 + 11 * em, "text-anchor": "middle", class: "tick-label", text: format(v) }, g);
+      el("text", { x: p, y: belowAxis(at, em).ticks, "text-anchor": "middle", class: "tick-label", text: format(v) }, g);
     } else {
       if (grid) el("line", { x1: at, x2: at + grid, y1: p, y2: p, class: "grid-line" }, g);
       el("line", { x1: at - 4, x2: at, y1: p, y2: p, class: "tick" }, g);
@@ -174,7 +181,7 @@ export function axis(parent, scale, { orient = "bottom", at = 0, ticks = null, f
   if (label) {
     const mid = (r0 + r1) / 2;
     if (horizontal) {
-      el("text", { x: mid, y: at + 4 + 11 * em + 4 + 13 * em, "text-anchor": "middle", class: "axis-label", text: label }, g);
+      el("text", { x: mid, y: belowAxis(at, em).title, "text-anchor": "middle", class: "axis-label", text: label }, g);
     } else {
       const text = el("text", { x: at - 40, y: mid, "text-anchor": "middle", class: "axis-label y-label",
         transform: `rotate(-90 ${at - 40} ${mid})`, text: label }, g);

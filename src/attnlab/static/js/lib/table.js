@@ -4,8 +4,9 @@
 // moves with the arrow keys (1 cm a press, 10 cm with Shift). Positions are in cm, like the
 // engine's; drawing is in px.
 
+import { onRescale } from "./chart.js";
 import { clamp } from "./format.js";
-import { attrs, clear, draggable, el, linear } from "./svg.js";
+import { attrs, belowAxis, clear, draggable, el, fontGrowth, linear } from "./svg.js";
 
 export const BLOCK_CM = 7; // drawn size only: the engine's blocks are points
 
@@ -26,11 +27,18 @@ export function tableScene(svg, { x: left = 0, y: top = 0, size = 360, tableCm }
     el("line", { x1: x(cm), x2: x(cm), y1: top, y2: top + size, class: "table-grid" }, table);
     el("line", { x1: left, x2: left + size, y1: y(cm), y2: y(cm), class: "table-grid" }, table);
   }
-  for (const cm of [0, tableCm / 2, tableCm]) {
-    el("text", { x: x(cm), y: top + size + 14, "text-anchor": "middle", class: "tick-label", text: `${cm}` }, table);
+  const below = [0, tableCm / 2, tableCm].map((cm) => {
     el("text", { x: left - 6, y: y(cm) + 4, "text-anchor": "end", class: "tick-label", text: `${cm}` }, table);
-  }
-  el("text", { x: left + size, y: top + size + 28, "text-anchor": "end", class: "axis-label", text: "cm" }, table);
+    return el("text", { x: x(cm), "text-anchor": "middle", class: "tick-label", text: `${cm}` }, table);
+  });
+  const unit = el("text", { x: left + size, "text-anchor": "end", class: "axis-label", text: "cm" }, table);
+  const placeBelow = () => { // as axis() places a bottom axis's ticks and title
+    const at = belowAxis(top + size, fontGrowth(svg));
+    below.forEach((text) => text.setAttribute("y", at.ticks.toFixed(1)));
+    unit.setAttribute("y", at.title.toFixed(1));
+  };
+  placeBelow();
+  onRescale(svg, placeBelow);
   const under = el("g", { class: "table-under" }, svg);
   const blocks = el("g", { class: "table-blocks" }, svg);
   const over = el("g", { class: "table-over" }, svg);
