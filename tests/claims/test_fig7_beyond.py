@@ -12,7 +12,7 @@ import pytest
 from attnlab import frames, lesson
 from attnlab.claims import fig7
 from attnlab.figures import compute_figure
-from attnlab.lesson_values import format_value
+from attnlab.lesson.values import format_value
 from attnlab.nn import timing
 
 CHECKS = {c.id: c for c in fig7.CHECKS if c.id in ("F7.6", "F7.7", "F7.8", "F7.9")}
@@ -77,7 +77,7 @@ def test_the_frame_claim_fails_for_a_frame_that_is_not_the_box_mean(monkeypatch)
 def test_the_panels_sentences_are_in_both_catalogues_with_the_checks_values() -> None:
     """claim / claimlesson / claimmeasured / claimcondition for F7.6–F7.9, en and zh: every slot
     names a value the check returns, and no threshold is written into a sentence."""
-    i18n = Path(lesson.__file__).parent / "static" / "i18n"
+    i18n = Path(lesson.__file__).parent.parent / "static" / "i18n"
     results = {cid: c.run() for cid, c in CHECKS.items()}
     for lang in lesson.LANGS:
         catalogue = json.loads((i18n / f"{lang}.json").read_text("utf-8"))

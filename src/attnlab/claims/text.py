@@ -17,7 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from attnlab.lesson_values import format_value
+from attnlab.lesson.values import format_value
 
 CATALOGUE = Path(__file__).parents[1] / "static" / "i18n" / "en.json"
 # {{F2.2.steps}} or {{F2.2.mlp_cm:.0f}}: the lesson's own placeholder syntax (attnlab.lesson)
