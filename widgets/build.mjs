@@ -18,7 +18,7 @@ const STATIC = path.join(HERE, "..", "src", "attnlab", "static");
 const FIGURES = path.join(STATIC, "js", "figures");
 const OUT = path.resolve(process.argv[2] ?? path.join(HERE, "..", "src", "attnlab", "widgets", "bundles"));
 const TARGET = ["chrome100", "firefox100", "safari15"]; // notebook front-ends of the last years
-const SHEETS = ["figures.css", "views-a.css", "views-b.css"]; // the page's figure styles
+const SHEETS = ["figures.css", "panels.css"]; // the page's figure styles, then css/figures/*.css
 const ROOT = ".attnlab-nb"; // the adapter's root element: every rule is scoped under it
 
 // the page's module → its notebook stand-in, for every importer but the stand-in itself
@@ -65,7 +65,9 @@ function pageRule(css, selector) {
 async function styles() {
   const page = readFileSync(path.join(STATIC, "css", "style.css"), "utf8");
   const own = readFileSync(path.join(HERE, "src", "widget.css"), "utf8");
-  const sheets = SHEETS.map((f) => readFileSync(path.join(STATIC, "css", f), "utf8"));
+  const figureSheets = readdirSync(path.join(STATIC, "css", "figures")).filter((f) => f.endsWith(".css"));
+  const files = [...SHEETS, ...figureSheets.sort().map((f) => path.join("figures", f))];
+  const sheets = files.map((f) => readFileSync(path.join(STATIC, "css", f), "utf8"));
   const vars = pageRule(page, ":root").replace(/^:root/, "&");
   const nested = `${ROOT} {\n${vars}\n${pageRule(page, ".sr-only")}\n${own}\n${sheets.join("\n")}\n}\n`;
   const { code } = await esbuild.transform(nested, { loader: "css", target: TARGET, minify: true });

@@ -31,7 +31,7 @@ def test_traits_describe_the_figure() -> None:
         p.name: list(p.default) if p.kind == "vector" else p.default for p in PARAMS
     }
     assert w.error == ""
-    assert set(w.strings["page"]) == {"en", "zh"} and "views-a" in w.strings
+    assert set(w.strings["page"]) == {"en", "zh"} and "lookup" in w.strings
     assert w._esm.strip().startswith(("var ", "import", "function", "const", "let"))
 
 

@@ -56,7 +56,7 @@ def test_trained_parameters_are_reachable(widget) -> None:
     before = w.parameters()
     w.train(50).wait(30)
     after = w.parameters()
-    assert after["attention"]["W_Q"].shape == (1, 8, 12)
+    assert after["attention"]["W_Q"].shape == (1, 12, 8)  # row vectors: c (12) @ W_Q → q (8)
     assert not np.array_equal(before["attention"]["W_Q"], after["attention"]["W_Q"])
     assert set(after["mlp"]) == {"W1", "b1", "W2", "b2", "W3", "b3"}
 
