@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 from attnlab.tabletop import TrainConfig
 from attnlab.trainpool.pool import RESTARTED, TrainPool
@@ -41,3 +45,39 @@ def test_a_dead_worker_is_replaced_and_its_sessions_start_again_at_step_0() -> N
         asyncio.run(scenario())
     finally:
         pool.stop()
+
+
+def test_a_worker_ends_when_its_server_is_killed_outright(tmp_path) -> None:
+    """SIGKILL runs no clean-up: the worker must notice on its own that its parent is gone."""
+    script = tmp_path / "server.py"
+    script.write_text(
+        "import sys, time\n"
+        "from attnlab.trainpool.pool import TrainPool\n"
+        "if __name__ == '__main__':\n"
+        "    pool = TrainPool(1, frame_s=0.04)\n"
+        "    pool.start()\n"
+        "    print(pool._workers[0].process.pid, flush=True)\n"
+        "    time.sleep(60)\n"
+    )
+    server = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    try:
+        worker = int(server.stdout.readline())
+        assert _alive(worker)
+        server.kill()
+        server.wait(timeout=10)
+        deadline = time.monotonic() + 10
+        while _alive(worker) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not _alive(worker)
+    finally:
+        server.kill()
+        server.wait(timeout=10)
+        server.stdout.close()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"  # a zombie has ended; only its exit status waits to be read
