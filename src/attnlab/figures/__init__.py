@@ -24,6 +24,7 @@ MODULES: dict[str, str] = {
     "depth": "depth",  # FIG 5
     "kv-cache": "kv_cache",  # FIG 6
     "tokens": "tokens",  # FIG 7
+    "flash": "flash",  # FIG 8
 }
 
 __all__ = ["MODULES", "ParamError", "compute_figure", "figure_module"]
