@@ -2,7 +2,7 @@
 
 Ids come from shared/CLAIMS.md and are stable: code, tests, the page and the lesson's text
 ("try it" tasks, `{{F2.2.steps}}` placeholders) all refer to them. Each figure area has a module
-(`fig1` … `fig7`) with a `CHECKS` tuple; an id may have a fast check and a slow one (a multi-seed
+(`fig1` … `fig8`) with a `CHECKS` tuple; an id may have a fast check and a slow one (a multi-seed
 sweep), and `full=True` prefers the slow one.
 """
 
@@ -33,12 +33,13 @@ CLAIM_IDS: tuple[str, ...] = (
     *(f"F5.{i}" for i in range(1, 4)),
     *(f"F6.{i}" for i in range(1, 4)),
     *(f"F7.{i}" for i in range(1, 6)),
+    *(f"F8.{i}" for i in range(1, 4)),  # shared/CLAIMS-beyond.md
     "M1",
     "M2",
     *(f"E{i}" for i in range(1, 6)),
 )
 
-_MODULES = ("fig1", "fig2", "fig3", "fig4", "fig5", "fig6", "fig7")
+_MODULES = ("fig1", "fig2", "fig3", "fig4", "fig5", "fig6", "fig7", "fig8")
 
 
 @lru_cache(maxsize=1)
