@@ -1,4 +1,4 @@
-"""Static slide versions of the lesson's seven figures, as PNG or SVG (matplotlib, Agg).
+"""Static slide versions of the lesson's figures, as PNG or SVG (matplotlib, Agg).
 
 `export_figure(name, settings, path, fmt=...)` computes the figure's data through
 `attnlab.figures.compute_figure` (the same numbers the page shows; nothing is recomputed here)
@@ -34,6 +34,7 @@ DRAWERS: dict[str, str] = {
     "depth": "depth",
     "kv-cache": "kv_cache",
     "tokens": "tokens",
+    "flash": "flash",
 }
 FORMATS = ("png", "svg")
 
