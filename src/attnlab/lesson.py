@@ -71,7 +71,7 @@ PART_FILES = (
     "06-robots.md", "07-pitfalls.md", "08-exercises.md", "09-reading.md",
 )  # fmt: skip
 GLOSSARY_FILE = "glossary.md"
-FIGURES = ("lookup", "training", "scaling", "position", "depth", "kv-cache", "tokens")
+FIGURES = ("lookup", "training", "scaling", "position", "depth", "kv-cache", "tokens", "flash")
 HL_KEYS = frozenset(
     {"q", "k", "v", "alpha", "sqrtd", "pe", "rope", "res", "ln", "mask", "kv", "n2"}
 )

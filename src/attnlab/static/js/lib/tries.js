@@ -13,7 +13,7 @@ import { conditions } from "./condition.js";
 import { tasksId } from "./figuretasks.js";
 
 export const FIGURE_NUMBER = Object.freeze({
-  lookup: 1, training: 2, scaling: 3, position: 4, depth: 5, "kv-cache": 6, tokens: 7,
+  lookup: 1, training: 2, scaling: 3, position: 4, depth: 5, "kv-cache": 6, tokens: 7, flash: 8,
 });
 
 const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
