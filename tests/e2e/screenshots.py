@@ -19,7 +19,7 @@ from typing import Any
 from conftest import launch_browser, run_server  # this folder is on sys.path when run as a script
 
 REPO = Path(__file__).resolve().parents[2]
-FIGURES = ("lookup", "training", "scaling", "position", "depth", "kv-cache", "tokens")
+FIGURES = ("lookup", "training", "scaling", "position", "depth", "kv-cache", "tokens", "flash")
 # The sections of the page: the nine parts of the lesson, the glossary, "check the numbers".
 PARTS = ("why", "lookup", "training", "parts", "math", "robots", "pitfalls", "exercises",
          "reading", "glossary", "check")  # fmt: skip

@@ -51,17 +51,25 @@ def test_causal_rows_skip_the_tiles_after_them():
     assert data["blocks"] == {"so_far": 6, "computed": 6, "total": 9}
 
 
+def test_settings_that_do_not_fit_each_other_mean_their_limits():
+    assert compute_figure("flash", {"n": 5, "tile": 9})["shown"] == {"tile": 5, "step": 1, "row": 4}
+    data = compute_figure("flash", {"step": 32, "row": 31})
+    assert data["shown"] == {"tile": 4, "step": 3, "row": 11}
+    assert data["memory"]["held_now"] == data["tiles"][-1]["scores_held"]
+    assert data["settings"]["step"] == 32  # what was asked stays on record
+
+
 @pytest.mark.parametrize(
     ("settings", "message"),
     [
-        ({"tile": 13}, r"tile: 13 is out of range|tile: 13 is more than n = 12"),
-        ({"n": 5, "tile": 6}, r"tile: 6 is more than n = 5"),
-        ({"step": 4}, r"step: 4 is past the last tile; n = 12 and tile = 4 give 3 tiles"),
-        ({"row": 12}, r"row: 12 is not a row of n = 12"),
         ({"n": 33}, r"n: 33 is out of range"),
+        ({"n": 1}, r"n: 1 is out of range"),
         ({"tile": 0}, r"tile: 0 is out of range"),
+        ({"step": -1}, r"step: -1 is out of range"),
+        ({"row": 32}, r"row: 32 is out of range"),
+        ({"causal": "maybe"}, r"causal: expected true or false"),
     ],
 )
-def test_settings_that_do_not_fit_are_refused_clearly(settings, message):
+def test_settings_out_of_range_are_refused_clearly(settings, message):
     with pytest.raises(ParamError, match=message):
         compute_figure("flash", settings)

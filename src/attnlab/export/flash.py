@@ -40,7 +40,7 @@ def _grid(ax: Any, data: dict[str, Any]) -> None:
     index = np.array([[states.index(c) for c in row] for row in data["cells"]])  # (n, n)
     cmap = ListedColormap([STATE_LOOK[s][0] for s in states])
     ax.imshow(index, cmap=cmap, vmin=-0.5, vmax=len(states) - 0.5)
-    n, tile, row = data["n"], data["settings"]["tile"], data["settings"]["row"]
+    n, tile, row = data["n"], data["shown"]["tile"], data["shown"]["row"]
     for edge in range(tile, n, tile):  # tile boundaries
         ax.axvline(edge - 0.5, color="white", lw=2.5)
         ax.axhline(edge - 0.5, color="white", lw=2.5)
@@ -57,7 +57,7 @@ def _grid(ax: Any, data: dict[str, Any]) -> None:
 
 def _running(m_ax: Any, l_ax: Any, data: dict[str, Any]) -> None:
     """m and ℓ of the followed row after each tile read so far (axes span every tile)."""
-    trace, step, T = data["trace"], data["settings"]["step"], data["n_tiles"]
+    trace, step, T = data["trace"], data["shown"]["step"], data["n_tiles"]
     tiles = np.arange(1, step + 1)
     m = np.array([np.nan if x is None else x for x in trace["m"][:step]], dtype=float)
     grew = np.array(trace["grew"][:step], dtype=bool)
@@ -76,7 +76,7 @@ def _running(m_ax: Any, l_ax: Any, data: dict[str, Any]) -> None:
 
 
 def _headline(data: dict[str, Any]) -> str:
-    s, mem = data["settings"], data["memory"]
+    s, mem = {**data["settings"], **data["shown"]}, data["memory"]
     mask = ", causal" if s["causal"] else ""
     return (f"n = {data['n']}, tile {s['tile']}{mask}, step {s['step']} of {data['n_tiles']}: "
             f"{mem['held_now']} scores held (≤ {mem['peak']}; plain: {mem['full']}); "

@@ -16,7 +16,7 @@ import numpy as np
 
 from attnlab.nn.attention import attention, causal_mask
 from attnlab.nn.flash import CELL_STATES, cell_states, flash_attention, n_tiles
-from attnlab.params import Param, ParamError
+from attnlab.params import Param
 
 NAME = "flash"
 
@@ -27,10 +27,10 @@ SCORE_SPREAD = 1.5  # queries and keys of this size make scores of spread ~2: ma
 
 PARAMS: tuple[Param, ...] = (
     Param("n", "int", 12, "tokens (queries = keys)", lo=2, hi=N_MAX),
-    Param("tile", "int", 4, "keys per tile (at most n)", lo=1, hi=N_MAX),
+    Param("tile", "int", 4, "keys per tile (more than n: one tile of all n keys)", lo=1, hi=N_MAX),
     Param("causal", "bool", False, "causal mask: blocks above the diagonal are skipped"),
-    Param("step", "int", 1, "key tiles read so far (0 = none)", lo=0, hi=N_MAX),
-    Param("row", "int", 11, "the query row followed (below n)", lo=0, hi=N_MAX - 1),
+    Param("step", "int", 1, "key tiles read so far (0 = none; past the last: all)", lo=0, hi=N_MAX),
+    Param("row", "int", 11, "the query row followed (n or more: the last row)", lo=0, hi=N_MAX - 1),
 )
 
 
@@ -44,19 +44,12 @@ def inputs(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return q[:n], k[:n], v[:n]
 
 
-def _checked(n: int, tile: int, step: int, row: int) -> int:
-    """T, after the settings that depend on each other are checked (each alone is bounded)."""
-    if tile > n:
-        raise ParamError("tile", f"{tile} is more than n = {n}; expected an integer in [1, {n}]")
-    T = n_tiles(n, tile)
-    if step > T:
-        raise ParamError("step", f"{step} is past the last tile; n = {n} and tile = {tile} "
-                         f"give {T} tiles, expected an integer in [0, {T}]")  # fmt: skip
-    if row >= n:
-        raise ParamError(
-            "row", f"{row} is not a row of n = {n}; expected an integer in [0, {n - 1}]"
-        )
-    return T
+def shown(n: int, tile: int, step: int, row: int) -> dict[str, int]:
+    """The tile, step and row drawn: each setting is bounded alone, and one that does not fit
+    the others means its limit (a tile wider than n is one tile of all n keys, a step past the
+    last tile has read them all, a row past n is the last row)."""
+    tile = min(tile, n)
+    return {"tile": tile, "step": min(step, n_tiles(n, tile)), "row": min(row, n - 1)}
 
 
 def _row_trace(steps: list, row: int) -> dict[str, list[Any]]:
@@ -82,7 +75,8 @@ def _now(trace: dict[str, list[Any]], step: int) -> dict[str, Any] | None:
 
 def compute(*, n: int, tile: int, causal: bool, step: int, row: int) -> dict[str, Any]:
     """The tiled run traced tile by tile, the cells' states at `step`, memory, and the check."""
-    T = _checked(n, tile, step, row)
+    at = shown(n, tile, step, row)
+    tile, step, row = at["tile"], at["step"], at["row"]
     q, k, v = inputs(n)
     run = flash_attention(q, k, v, tile=tile, causal=causal, trace=True)
     full, _ = attention(q, k, v, mask=causal_mask(n) if causal else None)
@@ -95,7 +89,8 @@ def compute(*, n: int, tile: int, causal: bool, step: int, row: int) -> dict[str
     trace["m"] = [m if np.isfinite(m) else None for m in trace["m"]]
     return {
         "n": n,
-        "n_tiles": T,
+        "shown": at,
+        "n_tiles": len(run.steps),
         "d_k": D_K,
         "d_v": D_V,
         "states": list(CELL_STATES),

@@ -96,8 +96,9 @@ function historyChart(parent, { colour, key }) {
 export function mount(root, ctx) {
   const t = viewTranslator(STRINGS, ctx);
   const s = () => ctx.settings;
+  const at = () => data?.shown.step ?? s().step; // the step drawn (a link's may be past the end)
   let data = null;
-  let waiting = false; // settings sent, answer not back: the step buttons wait for the tile count
+  let waiting = false; // a new n or tile sent, answer not back: the tile count is not known yet
   let playTimer = null;
   const speak = settledAnnouncer(ctx.announce, { delay: ANNOUNCE_MS });
   const lim = Object.fromEntries(ctx.params.map((p) => [p.name, p]));
@@ -114,8 +115,8 @@ export function mount(root, ctx) {
     onChange: (causal) => change({ causal }) });
   const bar2 = html("div", { class: "toolbar" }, root);
   const actions = html("div", { class: "actions fl-steps" }, bar2);
-  const backBtn = button(actions, { label: "◀", onClick: () => go(s().step - 1) });
-  const fwdBtn = button(actions, { label: "▶", onClick: () => go(s().step + 1) });
+  const backBtn = button(actions, { label: "◀", onClick: () => go(at() - 1) });
+  const fwdBtn = button(actions, { label: "▶", onClick: () => go(at() + 1) });
   const playBtn = button(actions, { label: t("fl.play"), className: "primary", onClick: togglePlay });
   const resetBtn = button(actions, { label: t("fl.reset"), onClick: () => { stop(); change({ step: 0 }); } });
   const rowCtl = slider(bar2, { label: t("fl.row"), name: "fl-row", value: s().row, min: 0, max: s().n - 1,
@@ -154,8 +155,11 @@ export function mount(root, ctx) {
   // ---- reacting to the reader ----------------------------------------------------------------
   function change(partial) {
     speak.arm();
-    const changed = ctx.set(partial);
-    if (changed?.length) waiting = true;
+    const changed = ctx.set(partial) ?? [];
+    if (changed.includes("n") || changed.includes("tile")) {
+      waiting = true;
+      if (playTimer) stop(); // a new tiling starts over: the reader steps it anew
+    }
     syncControls();
   }
 
@@ -172,11 +176,11 @@ export function mount(root, ctx) {
 
   function togglePlay() {
     if (playTimer) return stop();
-    if (data && s().step >= data.n_tiles) change({ step: 0 });
+    if (data && at() >= data.n_tiles) change({ step: 0 });
     playTimer = setInterval(() => {
       if (waiting) return; // the last tile's answer first
-      if (!data || s().step >= data.n_tiles) stop();
-      else change({ step: s().step + 1 });
+      if (!data || at() >= data.n_tiles) stop();
+      else change({ step: at() + 1 });
     }, PLAY_MS);
     return syncControls();
   }
@@ -189,8 +193,9 @@ export function mount(root, ctx) {
     rowCtl.set(s().row);
     causalCtl.set(s().causal);
     const T = data?.n_tiles ?? 0;
-    backBtn.disabled = waiting || s().step <= 0;
-    fwdBtn.disabled = waiting || s().step >= T;
+    // not disabled while waiting: a focused button that is disabled drops the keyboard's focus
+    backBtn.disabled = at() <= 0;
+    fwdBtn.disabled = at() >= T;
     playBtn.textContent = playTimer ? t("fl.pause") : t("fl.play");
     playBtn.setAttribute("aria-pressed", String(Boolean(playTimer)));
     backBtn.setAttribute("aria-label", t("fl.back"));
@@ -199,18 +204,18 @@ export function mount(root, ctx) {
 
   // ---- drawing ---------------------------------------------------------------------------------
   function stepName(d) {
-    const step = d.settings.step;
+    const step = d.shown.step;
     if (step === 0) return t("fl.step.none", { n: d.n_tiles });
     const [a, b] = d.tiles[step - 1].keys;
     return t("fl.step.now", { step, n: d.n_tiles, first: a, last: b - 1 });
   }
 
   function gridLabel(d) {
-    return t("fl.grid.aria", { step: stepName(d), row: d.settings.row, held: d.memory.held_now, full: d.memory.full });
+    return t("fl.grid.aria", { step: stepName(d), row: d.shown.row, held: d.memory.held_now, full: d.memory.full });
   }
 
   function drawRow(d) {
-    const { row, step } = d.settings;
+    const { row, step } = d.shown;
     const now = d.now;
     rowTitle.textContent = t("fl.rowTitle", { row });
     readouts.set("m", now ? num(now.m, 4) : "—", now?.m ?? "");
@@ -249,7 +254,7 @@ export function mount(root, ctx) {
   function drawCheck(d) {
     const diff = d.final.max_abs_diff;
     checkTitle.textContent = t("fl.check.title", { n: d.n });
-    checkVerdict.textContent = t("fl.check.verdict", { diff: num(diff, 2), row: d.settings.row,
+    checkVerdict.textContent = t("fl.check.verdict", { diff: num(diff, 2), row: d.shown.row,
       tiled: d.final.tiled.map((x) => num(x, 6)).join(", "), full: d.final.full.map((x) => num(x, 6)).join(", ") });
     check.setAttribute("data-value", String(diff));
   }
@@ -257,12 +262,12 @@ export function mount(root, ctx) {
   function draw(d) {
     grid.update(d);
     stepTitle.textContent = stepName(d);
-    attrs(stepTitle, { "data-step": d.settings.step, "data-tiles": d.n_tiles });
+    attrs(stepTitle, { "data-step": d.shown.step, "data-tiles": d.n_tiles });
     gridHint.textContent = t("fl.grid.hint");
     drawRow(d);
     drawMemory(d);
     drawCheck(d);
-    speak.say(() => t("fl.announce", { step: stepName(d), row: d.settings.row,
+    speak.say(() => t("fl.announce", { step: stepName(d), row: d.shown.row,
       m: num(d.now?.m, 3), l: num(d.now?.l, 3), held: count(d.memory.held_now) }));
   }
 
@@ -273,6 +278,7 @@ export function mount(root, ctx) {
       data = d;
       waiting = false;
       draw(d);
+      if (playTimer && at() >= d.n_tiles) stop(); // the last tile is in: nothing more to play
       syncControls();
     },
     relabel() {

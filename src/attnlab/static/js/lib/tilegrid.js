@@ -64,7 +64,7 @@ export function tileGrid(svg, { onRow, label }) {
     rowNow = i;
     const { c, outline, rowLabel } = built;
     attrs(outline, { y: PAD.top + i * c - 1 });
-    attrs(rowLabel, { y: PAD.top + (i + 0.5) * c, text: `i=${i}` });
+    attrs(rowLabel, { y: PAD.top + (i + 0.5) * c, text: String(i) });
   }
 
   function pick(i) {
@@ -86,7 +86,8 @@ export function tileGrid(svg, { onRow, label }) {
 
   return {
     update(d) {
-      const { n, tile, row } = d.settings;
+      const { tile, row, step } = d.shown;
+      const n = d.n;
       if (!built || built.n !== n || built.tile !== tile) build(n, tile, d.tiles);
       for (let i = 0; i < n; i += 1) {
         for (let j = 0; j < n; j += 1) {
@@ -97,7 +98,6 @@ export function tileGrid(svg, { onRow, label }) {
           built.cross[i][j].style.display = state === "masked" ? "" : "none";
         }
       }
-      const step = d.settings.step;
       built.heads.forEach((h, t) => h.classList.toggle("is-now", t + 1 === step));
       showRow(row);
       svg.setAttribute("aria-label", label(d));
