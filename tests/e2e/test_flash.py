@@ -34,7 +34,8 @@ def _readout(page: Any, key: str) -> float:
 
 
 def _states(page: Any) -> list[str]:
-    return page.eval_on_selector_all(f"{FIG} .fl-grid .fl-cell", "cs => cs.map(c => c.dataset.state)")
+    cells = f"{FIG} .fl-grid .fl-cell"
+    return page.eval_on_selector_all(cells, "cs => cs.map(c => c.dataset.state)")
 
 
 def test_the_view_draws_the_engines_tiles_and_numbers(open_lesson, recorder) -> None:
