@@ -207,7 +207,7 @@ export function mount(root, ctx) {
     const step = d.shown.step;
     if (step === 0) return t("fl.step.none", { n: d.n_tiles });
     const [a, b] = d.tiles[step - 1].keys;
-    return t("fl.step.now", { step, n: d.n_tiles, first: a, last: b - 1 });
+    return t(b - a === 1 ? "fl.step.one" : "fl.step.now", { step, n: d.n_tiles, first: a, last: b - 1 });
   }
 
   function gridLabel(d) {
