@@ -13,6 +13,7 @@ import { count, num } from "../lib/format.js";
 import { readoutList } from "../lib/readouts.js";
 import { settledAnnouncer } from "../lib/settledannounce.js";
 import { slider } from "../lib/slider.js";
+import { stepPlayer } from "../lib/stepplayer.js";
 import { attrs, clear, el, html } from "../lib/svg.js";
 import { FILL, STATES_SHOWN, tileGrid } from "../lib/tilegrid.js";
 import { loadViewStrings, viewTranslator } from "../lib/viewstrings.js";
@@ -96,10 +97,10 @@ function historyChart(parent, { colour, key }) {
 export function mount(root, ctx) {
   const t = viewTranslator(STRINGS, ctx);
   const s = () => ctx.settings;
-  const at = () => data?.shown.step ?? s().step; // the step drawn (a link's may be past the end)
+  // the step asked for, as drawn: a link's step past the last tile means the last tile
+  const at = () => Math.min(s().step, data?.n_tiles ?? s().step);
   let data = null;
   let waiting = false; // a new n or tile sent, answer not back: the tile count is not known yet
-  let playTimer = null;
   const speak = settledAnnouncer(ctx.announce, { delay: ANNOUNCE_MS });
   const lim = Object.fromEntries(ctx.params.map((p) => [p.name, p]));
   root.classList.add("fig-flash");
@@ -115,10 +116,9 @@ export function mount(root, ctx) {
     onChange: (causal) => change({ causal }) });
   const bar2 = html("div", { class: "toolbar" }, root);
   const actions = html("div", { class: "actions fl-steps" }, bar2);
-  const backBtn = button(actions, { label: "◀", onClick: () => go(at() - 1) });
-  const fwdBtn = button(actions, { label: "▶", onClick: () => go(at() + 1) });
-  const playBtn = button(actions, { label: t("fl.play"), className: "primary", onClick: togglePlay });
-  const resetBtn = button(actions, { label: t("fl.reset"), onClick: () => { stop(); change({ step: 0 }); } });
+  const player = stepPlayer(actions, { at, last: () => data?.n_tiles ?? null, go, busy: () => waiting,
+    label: (key) => t(`fl.${key}`), beatMs: PLAY_MS });
+  const resetBtn = button(actions, { label: t("fl.reset"), onClick: () => { player.stop(); change({ step: 0 }); } });
   const rowCtl = slider(bar2, { label: t("fl.row"), name: "fl-row", value: s().row, min: 0, max: s().n - 1,
     onChange: (row) => change({ row }) });
 
@@ -158,7 +158,7 @@ export function mount(root, ctx) {
     const changed = ctx.set(partial) ?? [];
     if (changed.includes("n") || changed.includes("tile")) {
       waiting = true;
-      if (playTimer) stop(); // a new tiling starts over: the reader steps it anew
+      player.stop(); // a new tiling starts over: the reader steps it anew
     }
     syncControls();
   }
@@ -168,23 +168,6 @@ export function mount(root, ctx) {
     change({ step });
   }
 
-  function stop() {
-    clearInterval(playTimer);
-    playTimer = null;
-    syncControls();
-  }
-
-  function togglePlay() {
-    if (playTimer) return stop();
-    if (data && at() >= data.n_tiles) change({ step: 0 });
-    playTimer = setInterval(() => {
-      if (waiting) return; // the last tile's answer first
-      if (!data || at() >= data.n_tiles) stop();
-      else change({ step: at() + 1 });
-    }, PLAY_MS);
-    return syncControls();
-  }
-
   function syncControls() {
     nCtl.set(s().n);
     tileCtl.setRange(lim.tile.min, s().n);
@@ -192,14 +175,7 @@ export function mount(root, ctx) {
     rowCtl.setRange(0, s().n - 1);
     rowCtl.set(s().row);
     causalCtl.set(s().causal);
-    const T = data?.n_tiles ?? 0;
-    // not disabled while waiting: a focused button that is disabled drops the keyboard's focus
-    backBtn.disabled = at() <= 0;
-    fwdBtn.disabled = at() >= T;
-    playBtn.textContent = playTimer ? t("fl.pause") : t("fl.play");
-    playBtn.setAttribute("aria-pressed", String(Boolean(playTimer)));
-    backBtn.setAttribute("aria-label", t("fl.back"));
-    fwdBtn.setAttribute("aria-label", t("fl.forward"));
+    player.sync();
   }
 
   // ---- drawing ---------------------------------------------------------------------------------
@@ -278,7 +254,6 @@ export function mount(root, ctx) {
       data = d;
       waiting = false;
       draw(d);
-      if (playTimer && at() >= d.n_tiles) stop(); // the last tile is in: nothing more to play
       syncControls();
     },
     relabel() {
@@ -293,7 +268,7 @@ export function mount(root, ctx) {
       if (data) draw(data);
     },
     destroy() {
-      clearInterval(playTimer);
+      player.destroy();
       speak.cancel();
     },
   };
