@@ -60,7 +60,7 @@ function outputBars(parent) {
 /** m and ℓ of the followed row after each tile read so far. */
 function historyChart(parent, { colour, key }) {
   const svg = el("svg", { class: `fl-history fl-history-${key}`, role: "img" }, parent);
-  const chart = lineChart(svg, { width: 300, height: 118, margin: { top: 10, right: 12, bottom: 34, left: 46 },
+  const chart = lineChart(svg, { width: 300, height: 128, margin: { top: 10, right: 12, bottom: 42, left: 58 },
     x: { domain: [0.5, 1.5], format: (v) => (Number.isInteger(v) ? String(v) : "") } });
   chart.series(key, { colour });
   const dots = el("g", { class: "fl-dots" }, svg);
