@@ -9,22 +9,56 @@ import pytest
 from attnlab.claims import CLAIM_IDS, all_checks, run_claims, select
 from attnlab.params import ParamError
 
-CLAIMS_MD = Path(__file__).resolve().parents[3] / "shared" / "CLAIMS.md"
-BEYOND_MD = CLAIMS_MD.with_name("CLAIMS-beyond.md")
+SHARED = Path(__file__).resolve().parents[3] / "shared"
+CLAIMS_MD = SHARED / "CLAIMS.md"
+BEYOND_MD = SHARED / "CLAIMS-beyond.md"  # the project's own claims (issue 13), same rules
+
+# Ids of CLAIMS-beyond.md not built yet (issue 13 part 1, FIG 2's trained model opened). Each is
+# expected to fail below (strict: once its check is registered the test fails until the id is
+# taken off this list).
+NOT_YET_BUILT = {
+    "F2.10": "issue 13 part 1 (FIG 2's colour-match table): not built yet",
+    "F2.11": "issue 13 part 1 (FIG 2's failing seeds): not built yet",
+}
+
+
+def _listed(path: Path) -> list[str]:
+    if not path.exists():
+        pytest.skip(f"shared/{path.name} is not beside this checkout")
+    return re.findall(r"^- (F\d\.\d+|M\d)\b", path.read_text(encoding="utf-8"), flags=re.M)
+
+
+def _beyond_ids() -> list[str]:
+    """CLAIMS-beyond.md's ids, read at collection (none when the file is not beside us)."""
+    if not BEYOND_MD.exists():
+        return []
+    return re.findall(r"^- (F\d\.\d+)\b", BEYOND_MD.read_text(encoding="utf-8"), flags=re.M)
 
 
 def test_ids_match_the_contract():
-    if not CLAIMS_MD.exists():
-        pytest.skip("shared/CLAIMS.md is not beside this checkout")
-    text = CLAIMS_MD.read_text(encoding="utf-8")
-    listed = re.findall(r"^- (F\d\.\d|M\d)\b", text, flags=re.M)
-    exercises = re.search(r"E1–E5", text)
+    listed = _listed(CLAIMS_MD)
+    exercises = re.search(r"E1–E5", CLAIMS_MD.read_text(encoding="utf-8"))
     assert exercises, "the contract names exercises E1–E5"
-    spec = {*listed, "E1", "E2", "E3", "E4", "E5"}
-    beyond = set(re.findall(r"^- (F\d\.\d+)\b", BEYOND_MD.read_text("utf-8"), flags=re.M))
-    assert spec <= set(CLAIM_IDS)
-    assert set(CLAIM_IDS) - spec <= beyond, "an id that neither contract names"
-    assert {i for i in beyond if i.startswith("F7.")} <= set(CLAIM_IDS)  # FIG 7's, all there
+    beyond = set(_listed(BEYOND_MD)) - set(NOT_YET_BUILT)
+    assert set(CLAIM_IDS) == {*listed, *beyond, "E1", "E2", "E3", "E4", "E5"}
+
+
+def test_the_not_yet_built_ids_are_the_contracts():
+    assert set(NOT_YET_BUILT) <= set(_listed(BEYOND_MD))
+
+
+@pytest.mark.parametrize(
+    "cid",
+    [
+        pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=NOT_YET_BUILT[c]))
+        if c in NOT_YET_BUILT
+        else c
+        for c in _beyond_ids()
+    ],
+)
+def test_every_claim_beyond_the_lesson_is_registered(cid):
+    assert cid in CLAIM_IDS
+    assert cid in all_checks()
 
 
 def test_every_claim_has_a_fast_check():

@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from attnlab import lesson
+from attnlab.claims import CLAIM_IDS
 from attnlab.lesson.values import format_value, slot_tex
 
 pytestmark = pytest.mark.e2e
@@ -19,7 +20,8 @@ pytestmark = pytest.mark.e2e
 CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
 PARTS = [p["id"] for p in lesson.load_lesson("en", None)["parts"]]
 FIG_OF_PART = {"lookup": ["lookup"], "training": ["training"], "robots": ["tokens"],
-               "parts": ["scaling", "position", "depth", "kv-cache"]}  # fmt: skip
+               "parts": ["scaling", "position", "depth", "kv-cache"],
+               "math": ["flash"]}  # fmt: skip
 SLOTS_JS = """(panel) => [...document.querySelectorAll('main span.val[data-claim]')]
   .filter(s => Boolean(s.closest('#check-panel')) === panel).map(s => [
   s.dataset.claim, s.dataset.name, s.dataset.fmt, s.textContent, s.matches('.pending')])"""
@@ -85,7 +87,8 @@ def test_every_part_is_in_its_slot_with_its_figures_in_place(loaded_lesson) -> N
             assert len(caption) > 80 and "{{" not in caption, fig
             assert not page.inner_text(f"#fig-{fig} .fig-title").startswith("fig."), fig
     order = page.eval_on_selector_all("figure[data-fig]", "els => els.map(e => e.dataset.fig)")
-    assert order == ["lookup", "training", "scaling", "position", "depth", "kv-cache", "tokens"]
+    assert order == ["lookup", "training", "scaling", "position", "depth", "kv-cache", "flash",
+                     "tokens"]  # fmt: skip
     # the text's formulas are drawn (none left as TeX source), and the references link out
     assert page.locator(".prose .math .katex").count() > 200
     assert page.locator(".prose .katex-error").count() == 0
@@ -264,7 +267,9 @@ def _neutral(text: str) -> bool:
 
 def test_check_the_numbers_shows_every_claim_and_reruns_live(open_lesson, server) -> None:
     page = open_lesson()
-    page.wait_for_function("document.querySelectorAll('#check-panel .claim').length > 30")
+    every = len(CLAIM_IDS)  # the panel fills in as the claims are measured: wait for all
+    panel = f"document.querySelectorAll('#check-panel .claim').length === {every}"
+    page.wait_for_function(panel, timeout=60_000)
     rows = page.eval_on_selector_all(
         "#check-panel .claim", "els => els.map(e => [e.dataset.claim, e.dataset.ok])"
     )
@@ -283,7 +288,9 @@ def test_check_the_numbers_shows_every_claim_and_reruns_live(open_lesson, server
 def test_the_panel_s_measured_numbers_are_the_text_s(open_lesson) -> None:
     page = open_lesson()
     page.wait_for_function(f"+document.documentElement.dataset.pendingValues <= {SWEEP_ONLY}")
-    page.wait_for_function("document.querySelectorAll('#check-panel .claim').length > 30")
+    every = len(CLAIM_IDS)  # the panel fills in as the claims are measured: wait for all
+    panel = f"document.querySelectorAll('#check-panel .claim').length === {every}"
+    page.wait_for_function(panel, timeout=60_000)
     labels = page.eval_on_selector_all(".claim-nums dt", "els => els.map(e => e.innerText)")
     assert set(labels) == {"The textbook states", "This page measures"}
     text = {(c, n, f): shown for c, n, f, shown, _ in page.evaluate(SLOTS_JS, False)}
@@ -303,7 +310,9 @@ def test_the_zh_panel_states_every_measurement_and_condition_in_chinese(open_les
     """Every claim's "this page measures" and "how we test it" on the Chinese page: the
     catalogue's sentences, their numbers filled from the engine's values, no English left."""
     page = open_lesson("#lang=zh")
-    page.wait_for_function("document.querySelectorAll('#check-panel .claim').length > 30")
+    every = len(CLAIM_IDS)  # the panel fills in as the claims are measured: wait for all
+    panel = f"document.querySelectorAll('#check-panel .claim').length === {every}"
+    page.wait_for_function(panel, timeout=60_000)
     rows = page.eval_on_selector_all(
         "#check-panel .claim-test > p, #check-panel dd[data-col=measured]",
         "els => els.map(e => [e.closest('.claim').dataset.claim, e.textContent,"

@@ -4,16 +4,24 @@ symbols to figure elements."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
 
-from attnlab.figures.registry import names
+from attnlab.figures.registry import by_name, names
 
 pytestmark = pytest.mark.e2e
 
-FIGURES = names()  # the one list (attnlab.figures.registry): the page builds its shells from it
+CONTENT = Path(__file__).resolve().parents[2] / "src" / "attnlab" / "content" / "en"
+SECTIONS = [
+    re.search(r"^id: (\S+)", f.read_text("utf-8"), re.M)[1] for f in sorted(CONTENT.glob("0*"))
+]
+# The one list (attnlab.figures.registry), in page order: by the section each figure sits in (a
+# later figure may sit in an earlier section: FIG 8, §5, stands before FIG 7, §6).
+FIGURES = tuple(sorted(names(), key=lambda n: SECTIONS.index(by_name(n).section)))
 PAGE_BUDGET_BYTES = 2_000_000
 
 
@@ -45,7 +53,7 @@ def test_page_has_every_section_and_figure_in_lesson_order(loaded_lesson) -> Non
     names = page.eval_on_selector_all("figure[data-fig]", "els => els.map(e => e.dataset.fig)")
     assert tuple(names) == FIGURES
     nums = page.eval_on_selector_all(".fig-num", "els => els.map(e => e.textContent)")
-    assert nums == [f"FIG {i}" for i in range(1, len(FIGURES) + 1)]
+    assert nums == [f"FIG {by_name(n).number}" for n in FIGURES]
     # every figure has a title and a caption from the catalogue, not a raw key
     for name in FIGURES:
         title = page.inner_text(f"#fig-{name} .fig-title")

@@ -31,6 +31,7 @@ OTHER: dict[str, dict[str, str]] = {
     "depth": {"residual": "false", "norm": "none", "layer": "3"},
     "kv-cache": {"mask": "bidirectional", "step": "3"},
     "tokens": {"cameras": "3", "patch": "8"},
+    "flash": {"causal": "true", "tile": "3", "step": "2"},
 }
 CASES = [(name, None) for name in MODULES] + list(OTHER.items())
 IDS = [f"{name}-{'default' if settings is None else 'other'}" for name, settings in CASES]
@@ -44,6 +45,7 @@ SHOWS: dict[str, Callable[[dict[str, Any]], str]] = {
     "depth": lambda d: f"layer {d['layer_shown']}: {d['rms_at_layer']:.3g}",
     "kv-cache": lambda d: f"{d['count_now']} dot products now, {d['count_so_far']} so far",
     "tokens": lambda d: f"= {d['tokens']['total']} tokens",
+    "flash": lambda d: f"{d['memory']['held_now']} scores held (≤ {d['memory']['peak']}",
 }
 
 

@@ -23,6 +23,7 @@ CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
 # Try-it tasks per figure, as the spec has them (FIG 1: 2, FIG 2: 3, …).
 TRIES_PER_FIGURE = {
     "lookup": 2, "training": 3, "scaling": 1, "position": 2, "depth": 2, "kv-cache": 1, "tokens": 3,
+    "flash": 1,
 }  # fmt: skip
 
 
@@ -194,7 +195,7 @@ def test_hl_becomes_html_data_and_unknown_keys_are_refused(lessons) -> None:
 def test_exercises_have_four_options_one_correct_and_feedback_on_each() -> None:
     for lang in lesson.LANGS:
         found = lesson.exercises(lang)
-        assert [e["id"] for e in found] == ["E1", "E2", "E3", "E4", "E5"]
+        assert [e["id"] for e in found] == ["E1", "E2", "E3", "E4", "E5", "E6"]
         for e in found:
             assert len(e["options"]) == 4, (lang, e["id"])
             assert sum(o["correct"] for o in e["options"]) == 1, (lang, e["id"])
@@ -330,6 +331,9 @@ def _real_cases() -> list[tuple[str, int, dict[str, Any]]]:
         ("kv-share", 1, compute_figure("tokens", {"model": "7b", "kv": "mqa"})),
         ("latents", 0, compute_figure("tokens", {"cameras": 4, "patch": 8, "latents": 256})),
         ("latents", 1, compute_figure("tokens", {"cameras": 4, "patch": 8, "latents": 4096})),
+        ("one-key", 0, compute_figure("flash", {"tile": 1, "step": 2})),
+        ("one-key", 1, compute_figure("flash", {"tile": 1, "step": 7})),
+        ("one-key", 2, compute_figure("flash", {"tile": 5, "step": 3})),
     ]
 
 
@@ -363,6 +367,9 @@ def test_every_try_stage_is_reached_by_what_the_text_asks_for() -> None:
     assert not evaluate(conditions["no-residual"][0], compute_figure("depth", {}))
     # FIG 4 starts without an encoding: the first stage needs the reader to reverse the reach
     assert not evaluate(conditions["reverse"][0], compute_figure("position", {}))
+    # FIG 8: a tile that did not raise m ticks nothing; its default is tile 4 at the first tile
+    assert not evaluate(conditions["one-key"][1], compute_figure("flash", {"tile": 1, "step": 3}))
+    assert not evaluate(conditions["one-key"][0], compute_figure("flash", {}))
 
 
 # --- slots: the text for the page, which fills the numbers as they are measured ------------------

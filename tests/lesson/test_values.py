@@ -96,6 +96,5 @@ def test_a_tex_slot_spells_percent_so_tex_reads_no_comment():
         == r"\htmlData{claim=F7.3,name=share,fmt=.0pct}{51\%}"
     )
     assert (
-        values.slot_tex("F2.2", "steps", None, None)
-        == r"\htmlData{claim=F2.2,name=steps}{\ldots}"
+        values.slot_tex("F2.2", "steps", None, None) == r"\htmlData{claim=F2.2,name=steps}{\ldots}"
     )

@@ -8,9 +8,9 @@ numbers as slots: `claimmeasured.F2.2` ("this page measures", `{{F2.2.steps}}`) 
 `claimcondition.F2.2` ("condition checked", `{{F2.2.race_cm}}`; a seed sweep's result, whose
 values count `n_seeds`, has `claimcondition.F2.2.sweep`). Build the result with `result()`: it
 fills the English condition from those values (attnlab.claims.text), so the sentence is written
-once and a slot the check does not return fails at once. tests/lesson/test_loader.py holds every claim
-to both templates in both languages, and to no number in a condition that is not a slot (except
-inside math or one the claim's title names, e.g. the "2 cm" of "below 2 cm").
+once and a slot the check does not return fails at once. tests/lesson/test_loader.py holds
+every claim to both templates in both languages, and to no number in a condition that is not
+a slot (except inside math or one the claim's title names, e.g. the "2 cm" of "below 2 cm").
 """
 
 from __future__ import annotations

@@ -73,6 +73,7 @@ FIGURES: tuple[Figure, ...] = (
     Figure("depth", 5, section="parts", module="depth", export="depth", claims=3),
     Figure("kv-cache", 6, section="parts", module="kv_cache", export="kv_cache", claims=3),
     Figure("tokens", 7, section="robots", module="tokens", export="tokens", claims=9),
+    Figure("flash", 8, section="math", module="flash", export="flash", claims=3),
 )
 # fmt: on
 

@@ -1,0 +1,139 @@
+"""FIG 8's claims (F8.1–F8.3, shared/CLAIMS-beyond.md): FlashAttention's online softmax over
+tiles of keys gives full attention's output, holds n × tile scores, and under a causal mask skips
+the blocks above the diagonal.
+
+Every check runs the engine (`nn.flash.flash_attention`) on FIG 8's inputs at the figure's largest
+n, for every tile size from 1 to n, against `nn.attention` (an independent implementation); the
+memory claim is also measured at a longer sequence, where the saving is the point.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from attnlab.claims.base import ClaimCheck, ClaimResult
+from attnlab.figures import flash as fig
+from attnlab.nn.attention import attention, causal_mask
+from attnlab.nn.flash import flash_attention, n_tiles
+
+N = fig.N_MAX  # every tile size 1 … N is checked
+TOL = 1e-12  # tiled and full outputs this close are equal: float64 rounding only
+LONG_N, LONG_TILE = 1024, 64  # F8.2 at a length where n × n is large
+SHOWN_TILE = 4  # the tile size the results quote (the figure's default)
+
+
+def _worst_difference(causal: bool) -> tuple[float, int]:
+    """(largest |tiled − full| over every tile size, the tile size where it occurs)."""
+    q, k, v = fig.inputs(N)
+    full, _ = attention(q, k, v, mask=causal_mask(N) if causal else None)
+    diffs = [
+        float(np.abs(flash_attention(q, k, v, tile=t, causal=causal).out - full).max())
+        for t in range(1, N + 1)
+    ]
+    worst = int(np.argmax(diffs))
+    return diffs[worst], worst + 1
+
+
+def _equal_to_full() -> ClaimResult:
+    plain, plain_tile = _worst_difference(causal=False)
+    masked, masked_tile = _worst_difference(causal=True)
+    ok = max(plain, masked) < TOL
+    return ClaimResult(
+        id="F8.1",
+        statement="Online softmax over tiles of keys gives exactly full softmax attention's "
+        "output, for every tile size, with and without a causal mask.",
+        lesson="tiled = full to < 1e-12 for every tile size, with and without a causal mask",
+        measured=f"n = {N}, tile sizes 1–{N}: largest |tiled − full| {plain:.1e} without a mask "
+        f"(tile {plain_tile}), {masked:.1e} with the causal mask (tile {masked_tile})",
+        ok=ok,
+        condition=f"every tile size 1–{N} at n = {N}, both masks: max |tiled − full| < {TOL:g} "
+        "(FIG 8's random inputs; the reference is nn.attention)",
+        values={
+            "n": N,
+            "tile_max": N,
+            "tol": TOL,
+            "max_diff_plain": plain,
+            "max_diff_causal": masked,
+            "worst_tile_plain": plain_tile,
+            "worst_tile_causal": masked_tile,
+        },
+    )
+
+
+def _peak(n: int, tile: int) -> int:
+    """The largest score block the engine held: FIG 8's inputs, or random ones past its n."""
+    if n <= fig.N_MAX:
+        q, k, v = fig.inputs(n)
+    else:
+        rng = np.random.default_rng(0)
+        q, k = rng.standard_normal((n, fig.D_K)), rng.standard_normal((n, fig.D_K))
+        v = rng.standard_normal((n, fig.D_V))
+    return flash_attention(q, k, v, tile=tile).peak_scores_held
+
+
+def _memory() -> ClaimResult:
+    every = all(_peak(N, t) == N * t for t in range(1, N + 1))
+    peak = _peak(LONG_N, LONG_TILE)
+    full = LONG_N * LONG_N
+    ok = every and peak == LONG_N * LONG_TILE
+    return ClaimResult(
+        id="F8.2",
+        statement="The largest block of scores the tiled version holds at once is n × tile, "
+        "where plain attention stores the whole n × n matrix.",
+        lesson="the largest block of scores held at once is n × tile instead of n × n",
+        measured=f"n = {LONG_N}, tile {LONG_TILE}: {peak:,} scores held at most, against "
+        f"{full:,} ({full // peak}× fewer); n = {N}: n × tile for every tile size "
+        f"{'yes' if every else 'NO'}",
+        ok=ok,
+        condition=f"the engine's largest score block equals n × tile exactly: at n = {N} for every "
+        f"tile size 1–{N}, and at n = {LONG_N} with tile {LONG_TILE}",
+        values={
+            "n": LONG_N,
+            "tile": LONG_TILE,
+            "peak": peak,
+            "full": full,
+            "ratio": full // peak,
+            "n_small": N,
+            "every_tile": every,
+        },
+    )
+
+
+def _blocks(tile: int) -> tuple[int, int, int]:
+    """(T, blocks computed, blocks in all) with the causal mask at n = N."""
+    q, k, v = fig.inputs(N)
+    run = flash_attention(q, k, v, tile=tile, causal=True)
+    return n_tiles(N, tile), run.blocks_computed, run.blocks_total
+
+
+def _skipped_tiles() -> ClaimResult:
+    counts = [_blocks(t) for t in range(1, N + 1)]
+    every = all(done == T * (T + 1) // 2 and total == T * T for T, done, total in counts)
+    T, done, total = counts[SHOWN_TILE - 1]
+    return ClaimResult(
+        id="F8.3",
+        statement="With a causal mask, blocks of scores wholly above the diagonal are never "
+        "computed: T(T + 1)/2 of the T² blocks are.",
+        lesson="tiles wholly above the diagonal are skipped: T(T + 1)/2 of T² tiles",
+        measured=f"n = {N}, tile {SHOWN_TILE}: T = {T}, {done} of {total} blocks computed; "
+        f"T(T + 1)/2 of T² for every tile size 1–{N}: {'yes' if every else 'NO'}",
+        ok=every,
+        condition=f"blocks the engine computed = T(T + 1)/2 and blocks in all = T², T = ⌈n/tile⌉, "
+        f"for every tile size 1–{N} at n = {N}",
+        values={
+            "n": N,
+            "tile": SHOWN_TILE,
+            "tiles": T,
+            "computed": done,
+            "total": total,
+            "tile_max": N,
+            "every_tile": every,
+        },
+    )
+
+
+CHECKS: tuple[ClaimCheck, ...] = (
+    ClaimCheck("F8.1", _equal_to_full),
+    ClaimCheck("F8.2", _memory),
+    ClaimCheck("F8.3", _skipped_tiles),
+)
