@@ -8,13 +8,14 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from attnlab import lesson, lesson_values
+from attnlab import lesson
 from attnlab.claims import fig8
 from attnlab.claims.fig8 import CHECKS
 from attnlab.figures import compute_figure
+from attnlab.lesson import values as lesson_values
 from attnlab.nn.attention import causal_mask
 
-I18N = Path(lesson.__file__).parent / "static" / "i18n"
+I18N = Path(lesson.__file__).parent.parent / "static" / "i18n"
 
 
 @pytest.fixture(scope="module")

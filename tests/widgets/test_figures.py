@@ -23,6 +23,7 @@ CHANGES = {
     "depth": ({"residual": False}, {"norm": "both"}),
     "kv-cache": ({"mask": "bidirectional", "step": 3}, {"step": 9}),
     "tokens": ({"cameras": 4, "patch": 8}, {"patch": 15}),
+    "flash": ({"tile": 1, "step": 3}, {"tile": 0}),
 }
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from attnlab.params import ParamError
 from attnlab.widgets.attention_map import AttentionMapWidget, attention_map, checked_weights
 from attnlab.widgets.base import FigureWidget
-from attnlab.widgets.figures import depth, kv_cache, position, scaling
+from attnlab.widgets.figures import depth, flash, kv_cache, position, scaling
 from attnlab.widgets.lookup import lookup
 from attnlab.widgets.tokens import TokensWidget, tokens
 from attnlab.widgets.training import TrainingWidget, training
@@ -34,6 +34,7 @@ FIGURES = {
     "depth": depth,
     "kv-cache": kv_cache,
     "tokens": tokens,
+    "flash": flash,
 }
 
 __all__ = [
@@ -46,6 +47,7 @@ __all__ = [
     "attention_map",
     "checked_weights",
     "depth",
+    "flash",
     "kv_cache",
     "lookup",
     "position",

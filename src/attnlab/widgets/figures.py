@@ -1,4 +1,4 @@
-"""The figures whose settings are all there is: FIG 3, 4, 5 and 6 as widgets.
+"""The figures whose settings are all there is: FIG 3, 4, 5, 6 and 8 as widgets.
 
 w = scaling(d_k=64, scaled=False)     # FIG 3: why scores are divided by √d
 w.settings = {"scaled": True}          # recomputed in the kernel, redrawn in the view
@@ -14,6 +14,7 @@ ScalingWidget = figure_class("scaling")
 PositionWidget = figure_class("position")
 DepthWidget = figure_class("depth")
 KvCacheWidget = figure_class("kv-cache")
+FlashWidget = figure_class("flash")
 
 
 def scaling(*, lang: str = "en", **settings: Any) -> FigureWidget:
@@ -34,3 +35,8 @@ def depth(*, lang: str = "en", **settings: Any) -> FigureWidget:
 def kv_cache(*, lang: str = "en", **settings: Any) -> FigureWidget:
     """FIG 6 (§5): masks and the KV cache, one decoding step at a time."""
     return KvCacheWidget(lang=lang, **settings)
+
+
+def flash(*, lang: str = "en", **settings: Any) -> FigureWidget:
+    """FIG 8 (§5): FlashAttention's online softmax, one tile of keys at a time."""
+    return FlashWidget(lang=lang, **settings)
