@@ -84,3 +84,39 @@ def test_frame_patches_cuts_every_patch_size() -> None:
     assert [g["size"] for g in answer["grids"]] == list(PATCHES)
     assert all((np.array(g["mean_rgb"]) == 9).all() for g in answer["grids"])
     assert [g["count"] for g in answer["grids"]] == [(224 // p) ** 2 for p in PATCHES]
+
+
+def test_uint8_and_floats_give_the_same_frame() -> None:
+    img = np.random.default_rng(1).integers(0, 256, size=(500, 500, 3), dtype=np.uint8)
+    a, _ = frames.to_frame(img)
+    b, _ = frames.to_frame(img / 255.0)
+    assert a.shape == (224, 224, 3) and a.dtype == np.uint8
+    np.testing.assert_array_equal(a, b)
+
+
+def test_a_224_frame_is_kept_and_a_flat_colour_stays_flat() -> None:
+    img = np.random.default_rng(2).integers(0, 256, size=(224, 224, 3), dtype=np.uint8)
+    np.testing.assert_array_equal(frames.to_frame(img)[0], img)
+    flat = np.full((1080, 1920, 3), [10, 200, 30], dtype=np.uint8)
+    assert np.all(frames.to_frame(flat)[0] == [10, 200, 30])
+
+
+def test_shrinking_averages_instead_of_aliasing() -> None:
+    stripes = np.zeros((448, 448, 3), dtype=np.uint8)
+    stripes[:, ::2] = 255  # one-pixel stripes: a 2× shrink must give grey, not one of them
+    assert np.all(np.abs(frames.to_frame(stripes)[0].astype(int) - 128) <= 1)
+
+
+@pytest.mark.parametrize(
+    ("frame", "message"),
+    [
+        (np.zeros((10, 10, 5)), "got \\(10, 10, 5\\)"),
+        (np.zeros((10, 10, 3), dtype=np.int64), "dtype int64"),
+        (np.full((10, 10, 3), 1.5), "in \\[0, 1\\]"),
+        (np.full((10, 10, 3), np.nan), "finite"),
+        (np.zeros((0, 10, 3), dtype=np.uint8), "array"),
+    ],
+)
+def test_bad_arrays_are_refused(frame: np.ndarray, message: str) -> None:
+    with pytest.raises(frames.FrameError, match=message):
+        frames.to_frame(frame)

@@ -75,8 +75,12 @@ def _from_array(pixels: Array) -> Image.Image:
     a = np.asarray(pixels)
     if a.ndim not in (2, 3) or (a.ndim == 3 and a.shape[2] not in (3, 4)) or 0 in a.shape:
         raise FrameError(f"expected an (h, w), (h, w, 3) or (h, w, 4) array, got {a.shape}")
-    if a.dtype != np.uint8:
-        a = np.round(np.clip(a.astype(float), 0.0, 1.0) * 255).astype(np.uint8)
+    if a.dtype.kind == "f":
+        if not np.all(np.isfinite(a)) or a.min() < 0 or a.max() > 1:
+            raise FrameError("float pixels must be finite and in [0, 1]")
+        a = np.round(a.astype(float) * 255).astype(np.uint8)
+    elif a.dtype != np.uint8:
+        raise FrameError(f"expected uint8 pixels, or floats in [0, 1]; got dtype {a.dtype}")
     if a.shape[0] * a.shape[1] > MAX_PIXELS:
         raise FrameError(f"the image has more than {MAX_PIXELS} pixels", 413)
     return Image.fromarray(a)

@@ -5,8 +5,8 @@ import pytest
 
 from attnlab.figures import compute_figure
 from attnlab.figures.tokens import patch_grid
-from attnlab.nn.frames import camera_frame
-from attnlab.widgets import ParamError, tokens
+from attnlab.frames import FrameError, to_frame
+from attnlab.widgets import tokens
 
 
 def frame(h: int = 360, w: int = 480) -> np.ndarray:
@@ -16,7 +16,7 @@ def frame(h: int = 360, w: int = 480) -> np.ndarray:
 
 def test_the_learners_frame_is_cut_into_fig7s_patches() -> None:
     w = tokens(image=frame(), patch=32, cameras=3)
-    own = camera_frame(frame())
+    own, _ = to_frame(frame())  # its centre square, box-filtered: as the server does
     assert w.image.shape == (224, 224, 3)
     assert w.data["patches"] == patch_grid(own, 32) | {
         "mean_rgb": patch_grid(own, 32)["mean_rgb"].tolist()
@@ -43,5 +43,5 @@ def test_swapping_and_removing_the_frame() -> None:
 
 
 def test_a_bad_frame_is_refused() -> None:
-    with pytest.raises(ParamError, match="image: float pixels must be finite and in"):
+    with pytest.raises(FrameError, match="float pixels must be finite and in"):  # a ValueError
         tokens(image=frame() * 2)

@@ -2,7 +2,8 @@
 
     w = tokens(image=frame, cameras=2, patch=16)   # frame: H × W × 3, uint8 or floats in [0, 1]
 
-The frame is resized to 224 × 224 by `attnlab.nn.frames.camera_frame` and cut into patches as
+The frame is made 224 × 224 by `attnlab.frames.to_frame` (its centre square, box-filtered: the
+server does the same with a frame dropped on the page) and cut into patches as
 FIG 7 cuts its own drawing (`figures.tokens.patch_grid`); every count, FLOP and KV-cache readout
 is FIG 7's own compute(), which depends on the frame's size and the settings, not its pixels.
 `w.image = other_frame` swaps the frame and redraws.
@@ -16,8 +17,8 @@ from typing import Any
 import numpy as np
 
 from attnlab.figures.tokens import patch_grid, png_bytes
+from attnlab.frames import to_frame
 from attnlab.nn.cost import IMAGE_SIZE
-from attnlab.nn.frames import camera_frame
 from attnlab.plain import plain
 from attnlab.widgets.assets import bundle
 from attnlab.widgets.base import FigureWidget
@@ -28,7 +29,7 @@ class TokensWidget(FigureWidget):
     _esm = bundle("tokens")
 
     def __init__(self, *, image: Any = None, lang: str = "en", **settings: Any) -> None:
-        self._frame = None if image is None else camera_frame(image)
+        self._frame = None if image is None else to_frame(image)[0]
         super().__init__(lang=lang, **settings)
 
     @property
@@ -38,7 +39,7 @@ class TokensWidget(FigureWidget):
 
     @image.setter
     def image(self, frame: Any) -> None:
-        self._frame = None if frame is None else camera_frame(frame)
+        self._frame = None if frame is None else to_frame(frame)[0]
         self.data = self.compute(dict(self.settings))
 
     def compute(self, settings: Any) -> dict[str, Any]:
