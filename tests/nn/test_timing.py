@@ -24,7 +24,7 @@ def test_a_timing_reports_its_flops_rates_and_machine() -> None:
     assert t["n_timed"] == 64 and t["flops"] == 4 * 64 * 64 * 512
     assert abs(t["plain"]["gflops"] * 1e9 * t["plain"]["seconds"] - t["flops"]) < 1e-3 * t["flops"]
     assert t["plain"]["of_matmul"] == t["plain"]["gflops"] / t["matmul"]["gflops"]
-    assert t["tiled"] is None or t["tiled"]["max_abs_diff"] < 1e-12
+    assert t["tiled"]["max_abs_diff"] < 1e-12  # FIG 8's tiled version, the same numbers
     assert set(t["machine"]) >= {"cpu", "cores", "usable_cores", "numpy", "blas"}
     again = timing.time_attention(100, "small")
     assert again["plain"] == t["plain"]  # the same grid point: measured once, kept
