@@ -6,6 +6,7 @@ import asyncio
 import json
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -42,9 +43,27 @@ def test_a_dead_worker_is_replaced_and_its_sessions_start_again_at_step_0() -> N
             await _until(got, lambda m: m["type"] == "progress" and m["step"] == 25)
             pool.close(sid)
 
-        asyncio.run(scenario())
+        _run_in_a_thread(scenario())
     finally:
         pool.stop()
+
+
+def _run_in_a_thread(coroutine) -> None:
+    """asyncio.run on a thread of its own (another test may hold a loop on this one)."""
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            asyncio.run(coroutine)
+        except BaseException as err:  # re-raised in the test's thread
+            errors.append(err)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join(timeout=120)
+    assert not thread.is_alive(), "the scenario did not finish"
+    if errors:
+        raise errors[0]
 
 
 def test_a_worker_ends_when_its_server_is_killed_outright(tmp_path) -> None:
