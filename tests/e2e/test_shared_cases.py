@@ -85,8 +85,13 @@ def _figure_data() -> dict[str, list[dict[str, Any]]]:
         "position": [{}, {"pe": "sinusoidal"}, {"pe": "rope", "m": 9, "n": 13}],
         "depth": [{}, {"residual": False, "depth": 6}, {"norm": "none", "depth": 24}],
         "kv-cache": [{}, {"mask": "block", "cache": False, "step": 8}],
-        "tokens": [{}, {"cameras": 4, "patch": 8}, {"cameras": 4, "patch": 8, "model": "7b"},
-                   {"model": "7b", "kv": "gqa", "kv_heads": 8}, {"latents": 256}],
+        "tokens": [
+            {},
+            {"cameras": 4, "patch": 8},
+            {"cameras": 4, "patch": 8, "model": "7b"},
+            {"model": "7b", "kv": "gqa", "kv_heads": 8},
+            {"latents": 256},
+        ],
         "flash": [{}, {"tile": 1, "step": 2}, {"tile": 1, "step": 7}, {"tile": 5, "step": 3}],
     }
     out = {

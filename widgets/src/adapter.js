@@ -20,16 +20,17 @@ const nextFrame = (fn) => (document.hidden ? setTimeout(fn, 16) : requestAnimati
 
 /** The kernel's parameter descriptions, then the view-only ones they do not name (as the page's
  *  lib/view.js merges them; that module is not imported: it loads every view dynamically). */
-function mergeParams(apiParams, viewParams) {
+function mergeParams(apiParams, ...viewParams) {
   const names = new Set(apiParams.map((p) => p.name));
-  return [...apiParams, ...(viewParams ?? []).filter((p) => !names.has(p.name))];
+  const extra = viewParams.flat().filter((p) => p && !names.has(p.name) && names.add(p.name));
+  return [...apiParams, ...extra];
 }
 
 /** The view's figure data, settings and errors over one model; returns anywidget's cleanup. */
 function render(view, { model, el }) {
   fillStrings(model.get("strings"));
   const name = model.get("figure");
-  const specs = { [name]: mergeParams(model.get("params"), view.VIEW_PARAMS) };
+  const specs = { [name]: mergeParams(model.get("params"), model.get("view_params") ?? [], view.VIEW_PARAMS ?? []) };
   const apiNames = new Set(model.get("params").map((p) => p.name));
   const store = createStore(specs, { lang: model.get("lang") });
   store.set(name, model.get("settings"));
@@ -48,6 +49,7 @@ function render(view, { model, el }) {
     get lang() { return store.state.lang; },
     get settings() { return store.settings(name); },
     params: specs[name],
+    constants: model.get("constants") ?? {},
     set: (partial) => store.set(name, partial),
     hl,
     announce,

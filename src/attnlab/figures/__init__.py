@@ -15,14 +15,21 @@ from collections.abc import Mapping
 from types import ModuleType
 from typing import Any
 
-from attnlab.figures.registry import FIGURES
+from attnlab.figures.registry import FIGURES, by_name
 from attnlab.params import ParamError, Source, validate
 from attnlab.plain import plain
 
 # name used by the CLI, the web API and the page -> module under attnlab.figures
 MODULES: dict[str, str] = {f.name: f.module for f in FIGURES}
 
-__all__ = ["MODULES", "ParamError", "compute_figure", "figure_module", "figure_modules"]
+__all__ = [
+    "MODULES",
+    "ParamError",
+    "compute_figure",
+    "describe_figure",
+    "figure_module",
+    "figure_modules",
+]
 
 
 def figure_module(name: str) -> ModuleType:
@@ -35,6 +42,18 @@ def figure_module(name: str) -> ModuleType:
 def figure_modules() -> dict[str, ModuleType]:
     """Every figure's module, in lesson order."""
     return {name: figure_module(name) for name in MODULES}
+
+
+def describe_figure(name: str) -> dict[str, Any]:
+    """What a view needs to mount, wherever it is mounted (the page, a notebook): the figure's
+    shell (number, section), settings, view-only settings and constants."""
+    module = figure_module(name)
+    return {
+        **by_name(name).describe(),
+        "params": [p.describe() for p in module.PARAMS],
+        "view_params": [p.describe() for p in getattr(module, "VIEW_PARAMS", ())],
+        "constants": plain(getattr(module, "CONSTANTS", {})),
+    }
 
 
 def compute_figure(

@@ -14,8 +14,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 
-from attnlab.figures import compute_figure
-from attnlab.figures.registry import by_name
+from attnlab.figures import compute_figure, describe_figure
 from attnlab.web.config import WebSettings
 from attnlab.web.inputs import body_settings, checked, query_settings
 from attnlab.web.schemas import (
@@ -30,7 +29,7 @@ from attnlab.web.schemas import (
 
 def figures_router(figures: dict[str, ModuleType], limits: WebSettings) -> APIRouter:
     router = APIRouter(prefix="/api", tags=["figures"])
-    listing = [_describe(name, module) for name, module in figures.items()]
+    listing = [describe_figure(name) for name in figures]
     listing_schema = {"type": "array", "items": {"type": "object", "required": list(listing[0])}}
 
     @router.get(
@@ -50,18 +49,6 @@ def figures_router(figures: dict[str, ModuleType], limits: WebSettings) -> APIRo
         raise HTTPException(404, f"unknown figure {name!r}; one of {', '.join(figures)}")
 
     return router
-
-
-def _describe(name: str, module: ModuleType) -> dict[str, Any]:
-    """A figure for the page: its shell (number, section), settings and the constants its view
-    needs before the first answer (attnlab.figures.registry, the module's PARAMS, VIEW_PARAMS,
-    CONSTANTS)."""
-    return {
-        **by_name(name).describe(),
-        "params": [p.describe() for p in module.PARAMS],
-        "view_params": [p.describe() for p in getattr(module, "VIEW_PARAMS", ())],
-        "constants": getattr(module, "CONSTANTS", {}),
-    }
 
 
 def _add_figure_routes(

@@ -70,6 +70,9 @@ class AttentionMapWidget(FigureWidget):
     def PARAMS(self) -> tuple[Param, ...]:  # no settings: the data is the learner's
         return ()
 
+    def description(self) -> dict[str, Any]:  # not one of the lesson's figures
+        return {"params": [], "view_params": [], "constants": {}}
+
     @staticmethod
     def _checked(weights: Any, queries: Any, keys: Any) -> dict[str, Any]:
         w = checked_weights(weights)

@@ -33,7 +33,7 @@ except ImportError as err:  # the widgets are an optional part of attnlab
         'attnlab.widgets needs the notebook extra: pip install "attnlab[notebook]"'
     ) from err
 
-from attnlab.figures import compute_figure, figure_module
+from attnlab.figures import compute_figure, describe_figure, figure_module
 from attnlab.lesson import LANGS
 from attnlab.params import Param, ParamError, validate
 from attnlab.plain import plain
@@ -57,6 +57,8 @@ class FigureWidget(anywidget.AnyWidget):
 
     figure = traitlets.Unicode("").tag(sync=True)
     params = traitlets.List().tag(sync=True)
+    view_params = traitlets.List().tag(sync=True)  # the view's own settings, as the page has them
+    constants = traitlets.Dict().tag(sync=True)  # what the view reads before the first answer
     settings = traitlets.Dict().tag(sync=True)
     data = traitlets.Dict().tag(sync=True)
     error = traitlets.Unicode("").tag(sync=True)
@@ -66,9 +68,14 @@ class FigureWidget(anywidget.AnyWidget):
     def __init__(self, *, lang: str = "en", **settings: Any) -> None:
         validate(self.PARAMS, plain(settings), "json")  # a bad setting opens no comm
         super().__init__(figure=self.FIGURE, strings=strings(), lang=lang,
-                         params=[p.describe() for p in self.PARAMS])  # fmt: skip
+                         **self.description())  # fmt: skip
         self.on_msg(self._on_message)
         self.settings = settings  # checked (defaults filled in), then computed
+
+    def description(self) -> dict[str, Any]:
+        """The view's params, view_params and constants: what GET /api/figures tells the page."""
+        described = describe_figure(self.FIGURE)
+        return {k: described[k] for k in ("params", "view_params", "constants")}
 
     @property
     def PARAMS(self) -> tuple[Param, ...]:  # the figure module's own PARAMS
