@@ -29,7 +29,7 @@ from attnlab.tabletop.scenes import (
     sample_scenes,
 )
 from attnlab.tabletop.seed_batch import BATCH, ERROR_KEYS, EVAL_EVERY, INIT_SCHEME, LR, seed_streams
-from attnlab.tabletop.trainer import THRESHOLDS_CM
+from attnlab.tabletop.trainer import PACES, THRESHOLDS_CM, WATCH_PACE
 
 NAME = "training"
 PARAMS: tuple[Param, ...] = (
@@ -43,6 +43,8 @@ PARAMS: tuple[Param, ...] = (
 SLOT_COLOURS = (3, 4, 0, 2, 5, 1)
 DEFAULT_POSITIONS = (20.0, 58.0, 58.0, 66.0, 62.0, 24.0, 26.0, 22.0, 42.0, 44.0, 70.0, 48.0)
 VIEW_PARAMS: tuple[Param, ...] = (
+    Param("pace", "choice", WATCH_PACE, "steps per second the page asks; 0 = as fast as it goes",
+          choices=PACES),
     Param("target", "int", 3, "the colour to fetch (A)", lo=0, hi=N_COLOURS - 1),
     Param("second", "int", 4, "the second colour (B, vector task)", lo=0, hi=N_COLOURS - 1),
     Param("pos", "vector", DEFAULT_POSITIONS, "the display blocks as x1,y1,…,x6,y6 in cm",

@@ -43,6 +43,11 @@ PARAMS: tuple[Param, ...] = (
     ),
 )
 STEPS = Param("steps", "int", 1500, "training steps", 0, MAX_STEPS)
+# Steps per second a reader's page asks for. The engine trains thousands a second: unpaced, the
+# curve is over before the eye can follow it, so the page watches at WATCH_PACE (step ~225 goes
+# by in about a second); 0 = as fast as the machine goes. The server's capacity counts in it.
+WATCH_PACE = 200
+PACES = (50, WATCH_PACE, 0)
 
 
 @dataclass(frozen=True)

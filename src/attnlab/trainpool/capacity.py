@@ -20,7 +20,8 @@ import os
 from dataclasses import asdict, dataclass
 from typing import Any
 
-WATCH_PACE = 200  # steps/s: the page's "watch" pace (static/js/figures/training.js, PACES)
+from attnlab.tabletop.trainer import WATCH_PACE
+
 UTILISATION = 0.75
 
 

@@ -19,16 +19,15 @@ import { loadViewStrings, viewTranslator } from "../lib/viewstrings.js";
 
 const STRINGS = await loadViewStrings("training"); // queue, step limit, reconnecting
 
-// Steps per second asked of the server. The engine trains ~3000 a second: unpaced, the curve is
-// over before the eye can follow it, so the page watches at a pace; 0 = as fast as it goes.
-const PACES = [50, 200, 0];
 const RECONNECTED_MS = 6000; // how long "reconnected" stays under the figure
 
 // The page's own settings (the server's come with the figure's description).
 export const VIEW_PARAMS = [
-  { name: "pace", kind: "choice", choices: PACES, default: 200 },
   STEP_PARAM, // the step trained to, so that a link retrains to it (lib/trainlink.js)
 ];
+
+/** The paces the page may ask for, in steps/s (0: as fast as it goes): the server's view setting. */
+const paces = (ctx) => ctx.params.find((p) => p.name === "pace").choices;
 
 /** Task, heads, seed, pace and Train/Pause, Step, Reset; `on` holds what each one does. */
 function toolbar(root, { ctx, t, on }) {
@@ -42,7 +41,7 @@ function toolbar(root, { ctx, t, on }) {
   const seed = numberInput(bar, { name: "tr-seed", label: t("tr.seed"), value: s.seed, min: spec("seed").min,
     max: spec("seed").max, onChange: (v) => on.configure({ seed: v }) });
   const pace = segmented(bar, { name: "tr-pace", label: t("tr.pace"), value: s.pace,
-    options: PACES.map((p) => ({ value: p, label: t(`tr.pace.${p}`) })), onChange: (v) => on.pace(Number(v)) });
+    options: paces(ctx).map((p) => ({ value: p, label: t(`tr.pace.${p}`) })), onChange: (v) => on.pace(Number(v)) });
   const actions = html("div", { class: "actions" }, bar);
   const stepN = ctx.constants.eval_every; // one evaluation interval of the trainer
   const train = button(actions, { label: t("tr.train"), className: "primary", onClick: on.train });
@@ -59,7 +58,7 @@ function toolbar(root, { ctx, t, on }) {
     relabel() {
       task.relabel(t("tr.task"), spec("task").choices.map((v) => t(`tr.${v}`)));
       heads.relabel(t("tr.heads"));
-      pace.relabel(t("tr.pace"), PACES.map((p) => t(`tr.pace.${p}`)));
+      pace.relabel(t("tr.pace"), paces(ctx).map((p) => t(`tr.pace.${p}`)));
       seed.relabel(t("tr.seed"));
       step.textContent = t("tr.step", { n: stepN });
       reset.textContent = t("tr.reset");
