@@ -180,13 +180,11 @@ class SeedBatch:
         on_s = np.ascontiguousarray(per_head[:, :, scene, sc.second]).mean(axis=-1)
         return np.stack([on_t, on_s], axis=-1)
 
-    def _after_stacked_steps(self, k: int) -> bool:
+    def _after_stacked_steps(self, k: int) -> None:
         """k steps were taken in a stack; evaluate if they reached a multiple of 25."""
         self.step += k
-        if self.step % EVAL_EVERY:
-            return False
-        self._evaluate()
-        return True
+        if self.step % EVAL_EVERY == 0:
+            self._evaluate()
 
     def error_curves(self) -> np.ndarray:
         """(S, n_rows, 4) test errors in cm, ERROR_KEYS order."""
