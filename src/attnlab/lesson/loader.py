@@ -115,11 +115,12 @@ def load_lesson(
     return lesson
 
 
-def placeholders(lang: str) -> set[str]:
+@lru_cache(maxsize=len(LANGS))  # the text is read once (_source); every page load asks for this
+def placeholders(lang: str) -> frozenset[str]:
     """Every "ID.name" the text of one language asks the engine for."""
     names = [*PART_FILES, GLOSSARY_FILE]
     text = "\n".join("\n".join(_source(lang, n)[1]) for n in names)
-    return {f"{m[1]}.{m[2]}" for m in PLACEHOLDER_RE.finditer(text)}
+    return frozenset(f"{m[1]}.{m[2]}" for m in PLACEHOLDER_RE.finditer(text))
 
 
 def _walk(blocks: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:

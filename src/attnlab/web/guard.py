@@ -33,7 +33,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from attnlab.web.config import WebSettings
 from attnlab.web.origin import host_allowed, origin_allowed
-from attnlab.web.schemas import ERROR_SCHEMA
+from attnlab.web.schemas import ERROR_SCHEMA, json_response
 
 TOKEN_COOKIE = "attnlab_token"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -158,13 +158,8 @@ def document_refusals(app: FastAPI) -> None:
 
 def _add_refusals(operation: dict[str, Any], unsafe: bool) -> None:
     for status, why in {**REFUSALS, **(POST_REFUSALS if unsafe else {})}.items():
-        operation.setdefault("responses", {}).setdefault(
-            str(status),
-            {
-                "description": f"Refused: {why}",
-                "content": {"application/json": {"schema": ERROR_SCHEMA}},
-            },
-        )
+        refused = json_response(f"Refused: {why}", ERROR_SCHEMA)
+        operation.setdefault("responses", {}).setdefault(str(status), refused)
 
 
 def _join_link(scope: Scope) -> bool:

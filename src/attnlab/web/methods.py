@@ -41,13 +41,15 @@ class MethodsMiddleware:
             await self.app(scope, receive, send)
             return
         method = scope["method"]
-        allow = allowed_methods(scope)
+        # Scanning the routes costs a match per route and method: only OPTIONS, HEAD and a 405
+        # need it, so an ordinary GET or POST never pays for it.
+        allow = allowed_methods(scope) if method in ("OPTIONS", "HEAD") else None
         if method == "OPTIONS" and allow:
             await _no_content(send, allow)
-        elif method == "HEAD" and "GET" in allow:
+        elif method == "HEAD" and allow and "GET" in allow:
             await self.app({**scope, "method": "GET"}, receive, _without_body(send))
         else:
-            await self.app(scope, receive, _allow_on_405(send, allow))
+            await self.app(scope, receive, _allow_on_405(send, scope))
 
 
 async def _no_content(send: Send, allow: list[str]) -> None:
@@ -65,9 +67,10 @@ def _without_body(send: Send) -> Callable[[Message], Awaitable[None]]:
     return head_send
 
 
-def _allow_on_405(send: Send, allow: list[str]) -> Callable[[Message], Awaitable[None]]:
+def _allow_on_405(send: Send, scope: Scope) -> Callable[[Message], Awaitable[None]]:
     async def allow_send(message: Message) -> None:
         if message["type"] == "http.response.start" and message["status"] == 405:
+            allow = allowed_methods(scope)
             headers = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"allow"]
             headers.append((b"allow", ", ".join(allow).encode()))
             message = {**message, "headers": headers}

@@ -43,16 +43,12 @@ _WHY = {
 }
 
 
-def error_responses(*codes: int) -> dict[int | str, dict[str, Any]]:
-    """OpenAPI `responses` for a route's own error statuses (the guard adds its own refusals to
-    every operation: web/guard.py, `document_refusals`)."""
-    return {
-        code: {
-            "description": _WHY[code],
-            "content": {"application/json": {"schema": ERROR_SCHEMA}},
-        }
-        for code in sorted(set(codes))
-    }
+def error_responses(*codes: int, why: Mapping[int, str] | None = None) -> dict[int | str, Any]:
+    """OpenAPI `responses` for a route's own error statuses: `codes` with their usual meaning,
+    `why` for statuses a route describes itself (the guard adds its own refusals to every
+    operation: web/guard.py, `document_refusals`)."""
+    texts = {**{code: _WHY[code] for code in codes}, **(why or {})}
+    return {code: json_response(texts[code], ERROR_SCHEMA) for code in sorted(texts)}
 
 
 def json_response(description: str, schema: Mapping[str, Any]) -> dict[str, Any]:

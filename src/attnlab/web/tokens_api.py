@@ -30,7 +30,7 @@ from attnlab.nn.timing import time_attention
 from attnlab.params import Param, validate
 from attnlab.plain import plain
 from attnlab.web.inputs import InputError, body_settings, checked, query_settings
-from attnlab.web.schemas import ERROR_SCHEMA, json_response
+from attnlab.web.schemas import error_responses, json_response
 
 # base64 spends 4 characters on 3 bytes; the rest is the JSON around it and a data-URL prefix.
 MAX_BODY_BYTES = -(-MAX_BYTES // 3) * 4 + 1024
@@ -42,16 +42,6 @@ TIMING_PARAMS: tuple[Param, ...] = (
     Param("n", "int", 256, "tokens n (timed at the nearest grid point below)", lo=1, hi=10**7),
     Param("model", "choice", "small", "model preset", choices=tuple(MODEL_PRESETS)),
 )
-
-
-def _errors(why: dict[int, str]) -> dict[int | str, dict[str, Any]]:
-    return {
-        code: {
-            "description": text,
-            "content": {"application/json": {"schema": ERROR_SCHEMA}},
-        }
-        for code, text in why.items()
-    }
 
 
 _GRID = {"type": "object", "required": ["size", "rows", "cols", "count", "mean_rgb"]}
@@ -154,8 +144,8 @@ def tokens_router(limit_bytes: int = MAX_BODY_BYTES) -> APIRouter:
         summary="The reader's camera frame, cut to 224 × 224 and into patches (FIG 7)",
         openapi_extra={"requestBody": FRAME_BODY},
         responses={200: json_response("the frame and its patch grids", FRAME_ANSWER)}
-        | _errors(
-            {
+        | error_responses(
+            why={
                 413: f"the image is over {MAX_BYTES} bytes or {MAX_PIXELS} pixels",
                 422: "not JSON of that shape, not base64, or not a PNG, JPEG or WebP image",
                 503: "the server is decoding other images: try again in a moment",
@@ -175,7 +165,7 @@ def tokens_router(limit_bytes: int = MAX_BODY_BYTES) -> APIRouter:
         summary="One attention layer timed on this machine, beside its FLOPs (FIG 7)",
         openapi_extra={"parameters": _timing_parameters()},
         responses={200: json_response("the timing and the machine", TIMING_ANSWER)}
-        | _errors({422: "n out of range, or an unknown model or setting"}),
+        | error_responses(why={422: "n out of range, or an unknown model or setting"}),
     )
     async def get_timing(request: Request) -> JSONResponse:
         settings = checked("query", validate, TIMING_PARAMS, query_settings(request))
