@@ -131,8 +131,9 @@ def cell_states(n: int, tile: int, *, causal: bool, step: int) -> Array:
     out[tile_of_key < step] = "dropped"
     out[tile_of_key == step] = "held"
     if causal:
-        out[(j > i) & (i >= _first_row(causal, (j // tile) * tile))] = "masked"
-        out[i < _first_row(causal, (j // tile) * tile)] = "skipped"
+        first = _first_row(causal, (j // tile) * tile)  # (n, n) first row that reads key j
+        out[(j > i) & (i >= first)] = "masked"
+        out[i < first] = "skipped"
     return out
 
 
