@@ -50,6 +50,10 @@ def all_checks() -> dict[str, tuple[ClaimCheck, ...]]:
     }
 
 
+def _unknown(cid: str) -> ParamError:
+    return ParamError("only", f"unknown claim id {cid!r}; ids look like F2.2, M1, E3")
+
+
 def _pick(checks: Sequence[ClaimCheck], full: bool) -> ClaimCheck:
     slow = [c for c in checks if c.slow]
     fast = [c for c in checks if not c.slow]
@@ -63,7 +67,7 @@ def run_claim(claim_id: str, full: bool = False) -> ClaimResult:
     """Measure one claim (cached: the engine is deterministic for fixed seeds)."""
     checks = all_checks()
     if claim_id not in checks:
-        raise ParamError("only", f"unknown claim id {claim_id!r}; ids look like F2.2, M1, E3")
+        raise _unknown(claim_id)
     return _pick(checks[claim_id], full).run()
 
 
@@ -75,7 +79,7 @@ def select(ids: Iterable[str] | None) -> list[str]:
     known = all_checks()
     for cid in wanted:
         if cid not in known:
-            raise ParamError("only", f"unknown claim id {cid!r}; ids look like F2.2, M1, E3")
+            raise _unknown(cid)
     return [cid for cid in known if cid in wanted]
 
 

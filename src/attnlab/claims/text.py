@@ -17,11 +17,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from attnlab.lesson.blocks import PLACEHOLDER_RE as SLOT
 from attnlab.lesson.values import format_value
 
 CATALOGUE = Path(__file__).parents[1] / "static" / "i18n" / "en.json"
-# {{F2.2.steps}} or {{F2.2.mlp_cm:.0f}}: the lesson's own placeholder syntax (attnlab.lesson)
-SLOT = re.compile(r"\{\{\s*(F\d\.\d+|M\d+|E\d+)\.([a-z_][a-z0-9_]*)(?::([^}]*))?\s*\}\}")
+# SLOT: {{F2.2.steps}} or {{F2.2.mlp_cm:.0f}}, the lesson's own placeholder syntax, not a copy
 
 
 @lru_cache(maxsize=1)

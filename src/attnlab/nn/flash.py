@@ -104,6 +104,19 @@ def _first_row(causal: bool, j0: int) -> int:
     return j0 if causal else 0
 
 
+def _tile_scores(
+    q: Array, k: Array, r0: int, keys: tuple[int, int], c: float, causal: bool
+) -> Array:
+    """(n − r0, w) scores of query rows r0… against key tile `keys`, forward and backward alike;
+    under the causal mask the diagonal block is partly masked: key j is read by rows i ≥ j."""
+    j0, j1 = keys
+    s = (q[r0:] @ k[j0:j1].T) * c
+    if causal:
+        i, j = np.ogrid[r0 : q.shape[0], j0:j1]
+        s = np.where(j <= i, s, -np.inf)
+    return s
+
+
 def cell_states(n: int, tile: int, *, causal: bool, step: int) -> Array:
     """(n, n) array of CELL_STATES names once key tiles 1 … `step` have been read.
 
@@ -118,8 +131,9 @@ def cell_states(n: int, tile: int, *, causal: bool, step: int) -> Array:
     out[tile_of_key < step] = "dropped"
     out[tile_of_key == step] = "held"
     if causal:
-        out[(j > i) & (i >= _first_row(causal, (j // tile) * tile))] = "masked"
-        out[i < _first_row(causal, (j // tile) * tile)] = "skipped"
+        first = _first_row(causal, (j // tile) * tile)  # (n, n) first row that reads key j
+        out[(j > i) & (i >= first)] = "masked"
+        out[i < first] = "skipped"
     return out
 
 
@@ -138,10 +152,7 @@ def flash_attention(
     for j0 in range(0, n_k, tile):
         j1 = min(j0 + tile, n_k)
         r0 = _first_row(causal, j0)
-        s = (q[r0:] @ k[j0:j1].T) * c  # (n − r0, w): the only scores held now
-        if causal:  # the diagonal block is partly masked: key j may be read by rows i ≥ j
-            i, j = np.ogrid[r0:n, j0:j1]
-            s = np.where(j <= i, s, -np.inf)
+        s = _tile_scores(q, k, r0, (j0, j1), c, causal)  # (n − r0, w): the only scores held now
         m_new = np.maximum(m[r0:], s.max(axis=1))  # (n − r0,) every row has an allowed key here
         with np.errstate(under="ignore"):  # exp of a very negative number is 0: correct
             alpha = np.exp(m[r0:] - m_new)  # (n − r0,) rescales the old sums: ≤ 1, 0 at first
@@ -176,10 +187,7 @@ def flash_backward(
     for j0 in range(0, k.shape[0], tile):
         j1 = min(j0 + tile, k.shape[0])
         r0 = _first_row(causal, j0)
-        s = (q[r0:] @ k[j0:j1].T) * c  # (n − r0, w)
-        if causal:
-            i, j = np.ogrid[r0 : q.shape[0], j0:j1]
-            s = np.where(j <= i, s, -np.inf)
+        s = _tile_scores(q, k, r0, (j0, j1), c, causal)  # (n − r0, w)
         with np.errstate(under="ignore"):
             p = np.exp(s - run.lse[r0:, None])  # (n − r0, w) the softmax weights of this tile
             dv[j0:j1] = p.T @ dout[r0:]

@@ -2,9 +2,9 @@
 
 A FLOP count says what a layer must compute; a clock says what this machine makes of it. We
 time attention's two products and its softmax (4n²d FLOPs, `cost.layer_flops`) with the plain
-engine (`attnlab.nn.attention`, one head at a time, so one n × n block of weights is held) and,
-once FIG 8's tiled version is connected, with that one too; and we time one large matrix product,
-the machine's best case, so the page can say how far from it attention runs.
+engine (`attnlab.nn.attention`, one head at a time, so one n × n block of weights is held) and
+with FIG 8's tiled version (`attnlab.nn.flash`); and we time one large matrix product, the
+machine's best case, so the page can say how far from it attention runs.
 
 This runs in the server, so it is bounded: n is rounded down to a fixed grid of powers of two
 and to what fits a FLOP budget; each (model, n) is measured once, one at a time, and kept. The
