@@ -255,18 +255,16 @@ def _kv_heads() -> ClaimResult:
     mqa = _tokens(**TRIED, model="7b", kv="mqa")
     quarter = gqa["kv_cache_bytes"]["total"] / mha["kv_cache_bytes"]["total"]
     n_heads = mha["model_size"]["n_heads"]
-    return ClaimResult(
-        id="F7.6",
-        statement="With H_kv key/value heads shared by H query heads (GQA; MQA is H_kv = 1) the KV "
+    return result(
+        "F7.6",
+        "With H_kv key/value heads shared by H query heads (GQA; MQA is H_kv = 1) the KV "
         "cache is H_kv / H of full multi-head attention's: 2 · L · n · d · (H_kv / H) · b bytes.",
-        lesson="7B class, 32 heads, 8 KV heads: a quarter of the cache",
+        "7B class, 32 heads, 8 KV heads: a quarter of the cache",
         measured=f"the figure equals the formula on {checked} settings; 7B class, {n_heads} "
         f"heads, {GQA_7B} KV heads: {gqa['kv_cache_bytes']['total'] / 1e9:.2f} GB instead of "
         f"{mha['kv_cache_bytes']['total'] / 1e9:.2f} GB (×{quarter:g}); "
         f"MQA ×{mqa['kv']['fraction']:g}",
         ok=ok and quarter == 0.25 and n_heads == 32,
-        condition=f"the figure's cache equals 2·L·n·d·(H_kv/H)·2 bytes exactly on {checked} "
-        f"settings (both models, mha/gqa/mqa); 7B class with {GQA_7B} KV heads: exactly 1/4",
         values={
             "settings_checked": checked,
             "n_heads": n_heads,
@@ -305,19 +303,16 @@ def _latents() -> ClaimResult:
     d = full["model_size"]["d"]
     ok = ok and lat["latent"]["crossover_n"] is None and many is not None and many < 6 * d
     shares = {"share_full": full["attention_share"], "share": lat["latent"]["attention_share"]}
-    return ClaimResult(
-        id="F7.7",
-        statement="m latent tokens cross-attending to n inputs (Perceiver) cost 4·n·m·d attention "
+    return result(
+        "F7.7",
+        "m latent tokens cross-attending to n inputs (Perceiver) cost 4·n·m·d attention "
         "FLOPs per layer instead of 4·n²·d; with m ≤ d attention never reaches half the layer.",
-        lesson="attention $4nmd$ instead of $4n^2d$",
+        "attention $4nmd$ instead of $4n^2d$",
         measured=f"the figure equals 4nmd on {checked} settings, and a real cross-attention's "
         f"arrays count the same; small model, n = {full['n']}: {LATENT_M} latents take attention "
         f"from {shares['share_full']:.1%} to {shares['share']:.1%} of the layer; crossover "
         f"{6 * d} → none ({LATENT_MANY} latents: {many})",
         ok=ok,
-        condition=f"the figure's latent attention = 4nmd exactly on {checked} settings; m = n "
-        f"gives the plain layer; {LATENT_M} latents on the small model: no crossover; "
-        f"{LATENT_MANY}: below 6d",
         values={
             "settings_checked": checked,
             "m": LATENT_M,
@@ -341,18 +336,16 @@ def _timed() -> ClaimResult:
     diff = tiled["max_abs_diff"]
     tiled_text = f"tiled {tiled['gflops']:.1f} GFLOP/s, outputs differ by {diff:.1e}"
     m = t["machine"]
-    return ClaimResult(
-        id="F7.8",
-        statement="One attention layer at the current n, timed on the serving machine (plain and "
+    return result(
+        "F7.8",
+        "One attention layer at the current n, timed on the serving machine (plain and "
         "tiled), is shown beside its FLOP count as achieved GFLOP/s; the two versions give the "
         "same output.",
-        lesson="achieved GFLOP/s beside the FLOP count, on this machine",
+        "achieved GFLOP/s beside the FLOP count, on this machine",
         measured=f"n = {t['n_timed']}, {t['flops'] / 1e9:.2f} GFLOP: plain {plain['gflops']:.1f} "
         f"GFLOP/s ({plain['of_matmul']:.0%} of this machine's {t['matmul']['gflops']:.1f} "
         f"GFLOP/s matrix product); {tiled_text}; {m['cpu']}, {m['cores']} cores, {m['blas']}",
         ok=ok,
-        condition=f"FLOPs = 4n²d of the timed n; GFLOP/s × seconds = FLOPs; tiled output within "
-        f"{SAME_TOL:g} of plain when connected",
         values={
             "n": t["n_timed"],
             "gflops": plain["gflops"],
@@ -392,18 +385,15 @@ def _own_frame() -> ClaimResult:
     ok = frame.shape == (IMAGE_SIZE, IMAGE_SIZE, 3) and all(counts) and len(counts) == len(PATCHES)
     ok = ok and pixel_diff <= PIXEL_TOL and mean_diff <= MEAN_TOL
     w, h = SOURCE_WH
-    return ClaimResult(
-        id="F7.9",
-        statement="A reader's own frame is cut to its centre square, resized to 224 × 224, and "
+    return result(
+        "F7.9",
+        "A reader's own frame is cut to its centre square, resized to 224 × 224, and "
         "each patch token holds that patch's pixels.",
-        lesson="your frame → 224 × 224 → one token per patch",
+        "your frame → 224 × 224 → one token per patch",
         measured=f"a {w} × {h} PNG of noise: every frame pixel within {pixel_diff:g} of the mean "
         f"of its {k} × {k} source pixels, every patch's colour within {mean_diff:g} of the "
         f"source block's mean, at all {len(counts)} patch sizes",
         ok=ok,
-        condition=f"means computed from the source array by hand; a frame pixel within "
-        f"{PIXEL_TOL:g} of its source pixels' mean, a patch's colour within {MEAN_TOL:g} of its "
-        "source block's (8-bit rounding)",
         values={
             "width": w,
             "height": h,

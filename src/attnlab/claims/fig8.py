@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from attnlab.claims.base import ClaimCheck, ClaimResult
+from attnlab.claims.base import ClaimCheck, ClaimResult, result
 from attnlab.figures import flash as fig
 from attnlab.nn.attention import attention, causal_mask
 from attnlab.nn.flash import flash_attention, n_tiles
@@ -38,16 +38,14 @@ def _equal_to_full() -> ClaimResult:
     plain, plain_tile = _worst_difference(causal=False)
     masked, masked_tile = _worst_difference(causal=True)
     ok = max(plain, masked) < TOL
-    return ClaimResult(
-        id="F8.1",
-        statement="Online softmax over tiles of keys gives exactly full softmax attention's "
+    return result(
+        "F8.1",
+        "Online softmax over tiles of keys gives exactly full softmax attention's "
         "output, for every tile size, with and without a causal mask.",
-        lesson="tiled = full to < 1e-12 for every tile size, with and without a causal mask",
+        "tiled = full to < 1e-12 for every tile size, with and without a causal mask",
         measured=f"n = {N}, tile sizes 1–{N}: largest |tiled − full| {plain:.1e} without a mask "
         f"(tile {plain_tile}), {masked:.1e} with the causal mask (tile {masked_tile})",
         ok=ok,
-        condition=f"every tile size 1–{N} at n = {N}, both masks: max |tiled − full| < {TOL:g} "
-        "(FIG 8's random inputs; the reference is nn.attention)",
         values={
             "n": N,
             "tile_max": N,
@@ -76,17 +74,15 @@ def _memory() -> ClaimResult:
     peak = _peak(LONG_N, LONG_TILE)
     full = LONG_N * LONG_N
     ok = every and peak == LONG_N * LONG_TILE
-    return ClaimResult(
-        id="F8.2",
-        statement="The largest block of scores the tiled version holds at once is n × tile, "
+    return result(
+        "F8.2",
+        "The largest block of scores the tiled version holds at once is n × tile, "
         "where plain attention stores the whole n × n matrix.",
-        lesson="the largest block of scores held at once is n × tile instead of n × n",
+        "the largest block of scores held at once is n × tile instead of n × n",
         measured=f"n = {LONG_N}, tile {LONG_TILE}: {peak:,} scores held at most, against "
         f"{full:,} ({full // peak}× fewer); n = {N}: n × tile for every tile size "
         f"{'yes' if every else 'NO'}",
         ok=ok,
-        condition=f"the engine's largest score block equals n × tile exactly: at n = {N} for every "
-        f"tile size 1–{N}, and at n = {LONG_N} with tile {LONG_TILE}",
         values={
             "n": LONG_N,
             "tile": LONG_TILE,
@@ -110,16 +106,14 @@ def _skipped_tiles() -> ClaimResult:
     counts = [_blocks(t) for t in range(1, N + 1)]
     every = all(done == T * (T + 1) // 2 and total == T * T for T, done, total in counts)
     T, done, total = counts[SHOWN_TILE - 1]
-    return ClaimResult(
-        id="F8.3",
-        statement="With a causal mask, blocks of scores wholly above the diagonal are never "
+    return result(
+        "F8.3",
+        "With a causal mask, blocks of scores wholly above the diagonal are never "
         "computed: T(T + 1)/2 of the T² blocks are.",
-        lesson="tiles wholly above the diagonal are skipped: T(T + 1)/2 of T² tiles",
+        "tiles wholly above the diagonal are skipped: T(T + 1)/2 of T² tiles",
         measured=f"n = {N}, tile {SHOWN_TILE}: T = {T}, {done} of {total} blocks computed; "
         f"T(T + 1)/2 of T² for every tile size 1–{N}: {'yes' if every else 'NO'}",
         ok=every,
-        condition=f"blocks the engine computed = T(T + 1)/2 and blocks in all = T², T = ⌈n/tile⌉, "
-        f"for every tile size 1–{N} at n = {N}",
         values={
             "n": N,
             "tile": SHOWN_TILE,

@@ -58,6 +58,7 @@ RELATIONS = {"ge": "≥", "le": "≤", "ne": "≠", "approx": "≈", "leftarrow"
 SYMBOLS = {
     "alpha": "α", "varepsilon": "ε", "omega": "ω", "Delta": "Δ", "sum": "Σ", "partial": "∂",
     "sim": "~", "times": "×", "cdot": "·", "ldots": "…", "|": "‖", ",": " ", ";": " ",
+    "lceil": "⌈", "rceil": "⌉",
     **{name: f" {sign} " for name, sign in RELATIONS.items()},
 }  # fmt: skip
 SUPER = dict(zip("0123456789+-=()ni", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱ", strict=True))
