@@ -25,10 +25,17 @@ from attnlab.tabletop.scenes import (
     TABLE_CM,
     TEST_SIZE,
     TRAIN_OBJECTS,
-    fixed_test_sets,
     sample_scenes,
 )
-from attnlab.tabletop.seed_batch import BATCH, ERROR_KEYS, EVAL_EVERY, INIT_SCHEME, LR, seed_streams
+from attnlab.tabletop.seed_batch import (
+    BATCH,
+    ERROR_KEYS,
+    EVAL_EVERY,
+    INIT_SCHEME,
+    LR,
+    evaluate,
+    seed_streams,
+)
 from attnlab.tabletop.trainer import PACES, THRESHOLDS_CM, WATCH_PACE
 
 NAME = "training"
@@ -98,23 +105,11 @@ class Untrained:
         self.history = [self._record()]
 
     def _record(self) -> dict[str, Any]:
-        """The step-0 record: test errors in cm, mean weight on the target (and B) per head."""
-        errors = {}
-        for suffix, sc in zip(("", "6"), fixed_test_sets(self.config.task), strict=True):
-            y_a, cache = self.attn.forward(self.params_a, sc.x[None], sc.c[None], sc.mask[None])
-            y_m, _ = self.mlp.forward(self.params_m, sc.rows[None])
-            errors[f"attn_err{suffix}_cm"] = _error_cm(y_a, sc.y[None])
-            errors[f"mlp_err{suffix}_cm"] = _error_cm(y_m, sc.y[None])
-            if not suffix:
-                alpha = cache.alpha[0].transpose(1, 0, 2)  # (H, B, N)
-                scene = np.arange(sc.size)
-                on = [sc.target] if self.config.task == "fetch" else [sc.target, sc.second]
-                weight = np.stack(
-                    [np.ascontiguousarray(alpha[:, scene, o]).mean(axis=-1) for o in on], axis=-1
-                )
-        head_weight = weight[:, 0] if self.config.task == "fetch" else weight
-        record = {"step": 0, **{k: errors[k] for k in ERROR_KEYS}}
-        return {**record, "head_weight": head_weight.tolist(), "attn_loss": None, "mlp_loss": None}
+        """The step-0 record: the trainer's own evaluation, on the weights as initialised."""
+        errors, weights = evaluate(self.attn, self.mlp, self.params_a, self.params_m,
+                                   self.config.task)  # fmt: skip
+        record = {"step": 0, **{k: float(e) for k, e in zip(ERROR_KEYS, errors[0], strict=True)}}
+        return {**record, "head_weight": weights[0].tolist(), "attn_loss": None, "mlp_loss": None}
 
     # Trainer.predict reads only `config` and the weights in `_batch`: the same code answers.
     predict = Trainer.predict
@@ -122,12 +117,6 @@ class Untrained:
     @property
     def _batch(self) -> Untrained:
         return self
-
-
-def _error_cm(y_hat: np.ndarray, y: np.ndarray) -> float:
-    """Mean distance in cm over the scenes of the one seed: (1, B, 2) → float."""
-    d = y_hat - y
-    return float(np.sqrt(np.einsum("sbi,sbi->sb", d, d)).mean(axis=-1)[0] * HALF_CM)
 
 
 def compute(*, task: str, heads: int, seed: int, n_objects: int) -> dict[str, Any]:

@@ -15,6 +15,7 @@ either acts element-wise or within one seed's slice, so seed s trained alone (S 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -39,6 +40,38 @@ def _error_cm(y_hat: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Mean Euclidean distance over the scenes, in cm, per seed: (S, B, 2) → (S,)."""
     d = y_hat - y
     return np.sqrt(np.einsum("sbi,sbi->sb", d, d)).mean(axis=-1) * HALF_CM
+
+
+def evaluate(
+    attn: CrossAttention, mlp: SlotMLP, params_a: Any, params_m: Any, task: str
+) -> tuple[np.ndarray, np.ndarray]:
+    """Both models of S seeds on both fixed test sets: errors (S, 4) in ERROR_KEYS order, and
+    the attention model's mean weight per head on the target, (S, H) — vector: (S, H, 2), on A
+    and on B — over the 2–5-object set."""
+    errors = np.zeros((params_a[0].shape[0], 4))
+    for j, sc in enumerate(fixed_test_sets(task)):
+        y_a, cache = attn.forward(params_a, sc.x[None], sc.c[None], sc.mask[None])
+        y_m, _ = mlp.forward(params_m, sc.rows[None])
+        errors[:, j] = _error_cm(y_a, sc.y[None])
+        errors[:, 2 + j] = _error_cm(y_m, sc.y[None])
+        if j == 0:
+            weights = _weights_on(cache.alpha, sc, task)
+    return errors, weights
+
+
+def _weights_on(alpha: np.ndarray, sc: Scenes, task: str) -> np.ndarray:
+    """Mean weight per head on the target, (S, H); vector: on A and on B, (S, H, 2).
+
+    The mean runs over the last, contiguous axis, so its rounding is the same whatever the
+    number of seeds in the batch (a seed's numbers must not depend on its neighbours).
+    """
+    per_head = alpha.transpose(0, 2, 1, 3)  # (S, H, B, N)
+    scene = np.arange(sc.size)
+    on_t = np.ascontiguousarray(per_head[:, :, scene, sc.target]).mean(axis=-1)  # (S, H)
+    if task == "fetch":
+        return on_t
+    on_s = np.ascontiguousarray(per_head[:, :, scene, sc.second]).mean(axis=-1)
+    return np.stack([on_t, on_s], axis=-1)
 
 
 class SeedBatch:
@@ -147,15 +180,7 @@ class SeedBatch:
         return len(self.eval_steps) - before
 
     def _evaluate(self) -> None:
-        errors = np.zeros((len(self.seeds), 4))
-        weights = None
-        for j, sc in enumerate(fixed_test_sets(self.task)):
-            y_a, cache = self.attn.forward(self.params_a, sc.x[None], sc.c[None], sc.mask[None])
-            y_m, _ = self.mlp.forward(self.params_m, sc.rows[None])
-            errors[:, j] = _error_cm(y_a, sc.y[None])
-            errors[:, 2 + j] = _error_cm(y_m, sc.y[None])
-            if j == 0:
-                weights = self._weights_on(cache.alpha, sc)
+        errors, weights = evaluate(self.attn, self.mlp, self.params_a, self.params_m, self.task)
         n_steps = self.step - (self.eval_steps[-1] if self.eval_steps else 0)
         if n_steps:
             self.losses.append(self._loss_sum / (2 * BATCH * n_steps))
@@ -165,20 +190,6 @@ class SeedBatch:
         self.eval_steps.append(self.step)
         self.errors.append(errors)
         self.head_weight.append(weights)
-
-    def _weights_on(self, alpha: np.ndarray, sc: Scenes) -> np.ndarray:
-        """Mean weight per head on the target, (S, H); vector: on A and on B, (S, H, 2).
-
-        The mean runs over the last, contiguous axis, so its rounding is the same whatever the
-        number of seeds in the batch (a seed's numbers must not depend on its neighbours).
-        """
-        per_head = alpha.transpose(0, 2, 1, 3)  # (S, H, B, N)
-        scene = np.arange(sc.size)
-        on_t = np.ascontiguousarray(per_head[:, :, scene, sc.target]).mean(axis=-1)  # (S, H)
-        if self.task == "fetch":
-            return on_t
-        on_s = np.ascontiguousarray(per_head[:, :, scene, sc.second]).mean(axis=-1)
-        return np.stack([on_t, on_s], axis=-1)
 
     def _after_stacked_steps(self, k: int) -> None:
         """k steps were taken in a stack; evaluate if they reached a multiple of 25."""
