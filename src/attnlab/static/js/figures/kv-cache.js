@@ -10,6 +10,7 @@ import { button, segmented } from "../lib/controls.js";
 import { count, num } from "../lib/format.js";
 import { el, html } from "../lib/svg.js";
 import { settledAnnouncer } from "../lib/settledannounce.js";
+import { stepPlayer } from "../lib/stepplayer.js";
 import { loadViewStrings, viewTranslator } from "../lib/viewstrings.js";
 
 const STRINGS = await loadViewStrings("kv-cache");
@@ -71,8 +72,8 @@ export function mount(root, ctx) {
   const t = viewTranslator(STRINGS, ctx);
   const s = () => ctx.settings;
   const masks = ctx.params.find((p) => p.name === "mask").choices; // the server's
+  const lastStep = ctx.params.find((p) => p.name === "step").max; // the last generation pass
   let data = null;
-  let playTimer = null;
   const speak = settledAnnouncer(ctx.announce, { delay: ANNOUNCE_MS });
   root.classList.add("fig-kv");
 
@@ -84,10 +85,9 @@ export function mount(root, ctx) {
     options: [{ value: true, label: t("kv.on") }, { value: false, label: t("kv.off") }],
     onChange: (v) => change({ cache: v }) });
   const actions = html("div", { class: "actions kv-steps" }, bar);
-  const backBtn = button(actions, { label: "◀", onClick: () => go(s().step - 1) });
-  const fwdBtn = button(actions, { label: "▶", onClick: () => go(s().step + 1) });
-  const playBtn = button(actions, { label: t("kv.play"), className: "primary", onClick: togglePlay });
-  const resetBtn = button(actions, { label: t("kv.reset"), onClick: () => { stop(); change({ step: 0 }); } });
+  const player = stepPlayer(actions, { at: () => s().step, last: () => lastStep, go,
+    label: (key) => t(`kv.${key}`), beatMs: PLAY_MS });
+  const resetBtn = button(actions, { label: t("kv.reset"), onClick: () => { player.stop(); change({ step: 0 }); } });
 
   // ---- the matrix (left) and the counters (right) --------------------------------------------
   const panels = html("div", { class: "panels" }, root);
@@ -122,38 +122,14 @@ export function mount(root, ctx) {
   }
 
   function go(step) {
-    if (step < 0 || step > 8) return;
+    if (step < 0 || step > lastStep) return;
     change({ step });
-  }
-
-  function stop() {
-    clearInterval(playTimer);
-    playTimer = null;
-    syncControls();
-  }
-
-  function togglePlay() {
-    if (playTimer) {
-      stop();
-      return;
-    }
-    if (s().step >= 8) change({ step: 0 });
-    playTimer = setInterval(() => {
-      if (s().step >= 8) stop();
-      else change({ step: s().step + 1 });
-    }, PLAY_MS);
-    syncControls();
   }
 
   function syncControls() {
     maskCtl.set(s().mask);
     cacheCtl.set(s().cache);
-    backBtn.disabled = s().step <= 0;
-    fwdBtn.disabled = s().step >= 8;
-    playBtn.textContent = playTimer ? t("kv.pause") : t("kv.play");
-    playBtn.setAttribute("aria-pressed", String(Boolean(playTimer)));
-    backBtn.setAttribute("aria-label", t("kv.back"));
-    fwdBtn.setAttribute("aria-label", t("kv.forward"));
+    player.sync();
   }
 
   // ---- drawing ---------------------------------------------------------------------------------
@@ -214,7 +190,7 @@ export function mount(root, ctx) {
       if (data) draw(data);
     },
     destroy() {
-      clearInterval(playTimer);
+      player.destroy();
       speak.cancel();
     },
   };

@@ -123,7 +123,7 @@ function drawScores(plane, layer, keys, scores) {
  * scores and the arrow's handle on top. */
 function keySpace(panel, { t, ctx, bound, onEnd }) {
   // the circle the default keys lie on (attnlab.figures.lookup.KEY_RADIUS), from the API's default
-  const k0 = ctx.params.find((p) => p.name === "keys")?.default ?? [1, 0];
+  const k0 = ctx.params.find((p) => p.name === "keys").default; // always described: no second default here
   const plane = keyPlane(panel, { t, bound, radius: Math.hypot(k0[0], k0[1]) });
   const keys = ctx.hl(el("g", { class: "keys" }, plane.svg), "k");
   const query = ctx.hl(el("g", { class: "query" }, plane.svg), "q");

@@ -7,12 +7,13 @@
 // values on. Also here: the reader's own progress (try-its, exercises) and the button that resets it.
 
 import { getJSON } from "./api.js";
+import { escapeHTML } from "./format.js";
 import { formatValue, lookup } from "./lessonvalues.js";
 import { renderMath } from "./math.js";
 import { hasSeedPlot, seedPlot } from "./seedplot.js";
 
 const POLL_MS = 700; // while a run goes on (slower than Playwright's 500 ms "network idle")
-const esc = (s) => String(s ?? "").replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+const esc = (s) => escapeHTML(s ?? "");
 
 // {{F2.2.steps}} or {{F2.2.mlp_cm:.0f}} in a "claimmeasured.*" string: a number the engine measured.
 const PLACEHOLDER = /\{\{\s*(F\d\.\d+|M\d+|E\d+)\.([a-z_][a-z0-9_]*)(?::([^}]*))?\s*\}\}/g;

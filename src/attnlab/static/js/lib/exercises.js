@@ -4,9 +4,10 @@
 // kept in this browser (lib/progress.js), so a reader who comes back sees what they tried.
 // Options and feedback are the server's HTML, their formulas drawn by renderHTML (lib/lesson.js).
 
+import { escapeHTML } from "./format.js";
 import { spokenText } from "./math.js";
 
-const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+const esc = escapeHTML;
 const LETTERS = "ABCD";
 
 /**

@@ -5,7 +5,9 @@
 // Each line links to the full task in the text, and the task in the text links back here; the
 // URL hash is the page's state, so these links scroll and move the focus instead of navigating.
 
-const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+import { escapeHTML } from "./format.js";
+
+const esc = escapeHTML;
 const FLASH_MS = 1600;
 // Where a task's first clause ends: a colon, a full stop (not the one of "0.9"), a dash.
 const CLAUSE_END = /[:：。；;!?！？]|——|\.(?=\s|$)/;

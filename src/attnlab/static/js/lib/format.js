@@ -34,3 +34,8 @@ export function count(n) {
   if (!Number.isFinite(Number(n))) return "—";
   return Math.round(Number(n)).toString().replace(/\B(?=(\d{3})+(?!\d))/g, "\u2009");
 }
+
+/** Text made safe to put inside HTML markup or a quoted attribute. */
+export function escapeHTML(text) {
+  return String(text).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+}

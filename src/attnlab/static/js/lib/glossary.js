@@ -4,7 +4,9 @@
 // "back" button returns to the place in the text. The URL hash holds the page's state, so these
 // links scroll instead of changing it.
 
-const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+import { escapeHTML } from "./format.js";
+
+const esc = escapeHTML;
 const FLASH_MS = 1600;
 
 /**

@@ -9,12 +9,13 @@
 import { getJSON } from "./api.js";
 import { createExercises } from "./exercises.js";
 import { createFigureTasks } from "./figuretasks.js";
+import { escapeHTML } from "./format.js";
 import { createGlossary } from "./glossary.js";
 import { fillSlots, hasSlot, texWithValues } from "./lessonvalues.js";
 import { formulaHTML } from "./math.js";
 import { createTries } from "./tries.js";
 
-const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+const esc = escapeHTML;
 const unesc = (s) => s.replace(/&(lt|gt|quot|#x27|amp);/g, (m, e) => ({ lt: "<", gt: ">", quot: '"', "#x27": "'", amp: "&" })[e]);
 const MATH_SPAN = /<span class="math">([^<]*)<\/span>/g;
 const TITLE_LEAD = /^<strong>(.*?)<\/strong>\s*/;

@@ -5,9 +5,10 @@
 // so nothing here restates a limit. One polite status region, in the reader's language, until
 // the reader closes it (its button, or Escape).
 
+import { escapeHTML } from "./format.js";
 import { encodeValue } from "./state.js";
 
-const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+const esc = escapeHTML;
 const MAX_SHOWN = 40; // characters of a bad value shown; a link can hold anything
 const MAX_ITEMS = 6; // pieces listed; the rest are counted
 

@@ -11,8 +11,9 @@
 
 import { conditions } from "./condition.js";
 import { tasksId } from "./figuretasks.js";
+import { escapeHTML } from "./format.js";
 
-const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+const esc = escapeHTML;
 
 /** The data a condition reads: the figure's answer, with settings = current + answered. */
 export function conditionData({ settings, data }) {
