@@ -1,19 +1,20 @@
-"""Claims F2.1–F2.9 and E4 (claims/fig2.py): every fast check holds at the default seed."""
+"""Claims F2.1–F2.11 and E4 (claims/fig2.py, fig2_inside.py): every fast check holds at the default
+seed."""
 
 from __future__ import annotations
 
 import json
 
-from attnlab.claims import fig2
+from attnlab.claims import fig2, tabletop_runs
 
-IDS = [f"F2.{i}" for i in range(1, 10)] + ["E4"]
+IDS = [f"F2.{i}" for i in range(1, 12)] + ["E4"]
 
 
 def test_every_claim_has_a_fast_check_and_the_sweeps_are_slow():
     fast = [c.id for c in fig2.CHECKS if not c.slow]
     slow = [c.id for c in fig2.CHECKS if c.slow]
     assert sorted(fast) == sorted(IDS)
-    assert set(slow) == {"F2.2", "F2.3", "F2.4", "F2.5", "F2.6", "F2.7"}
+    assert set(slow) == {"F2.2", "F2.3", "F2.4", "F2.5", "F2.6", "F2.7", "F2.11"}
 
 
 def test_values_the_lesson_text_uses():
@@ -31,8 +32,8 @@ def test_values_the_lesson_text_uses():
 
 def test_sweep_results_are_plain(monkeypatch):
     """The slow checks on a 3-seed, 600-step sweep (the real one: `attnlab reproduce --full`)."""
-    monkeypatch.setattr(fig2, "SWEEP_SEEDS", (0, 1, 2))
-    monkeypatch.setattr(fig2, "STEPS", 600)
+    monkeypatch.setattr(tabletop_runs, "SWEEP_SEEDS", (0, 1, 2))
+    monkeypatch.setattr(tabletop_runs, "STEPS", 600)
     fig2.swept.cache_clear()
     fig2.trained.cache_clear()
     try:

@@ -1,4 +1,5 @@
-"""Claims F2.1–F2.9 (§3, FIG 2: live training on the tabletop) and exercise E4 (one head vs two).
+"""Claims F2.1–F2.9 (§3, FIG 2: live training on the tabletop) and exercise E4 (one head vs two);
+F2.10–F2.11, inside the trained model, are in fig2_inside.py.
 
 Fast checks train the default seed (`tabletop.DEFAULT_SEED`) with the real trainer, 1500 steps,
 about 0.4 s a run (three runs are shared by all checks). The slow checks (`--full`) add a sweep of
@@ -13,19 +14,19 @@ task below 3 cm at a median of ~375 steps where it says ~425), both are shown, a
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
+from attnlab.claims import tabletop_runs as runs
 from attnlab.claims.base import ClaimCheck, ClaimResult, result, spread, spread_text
-from attnlab.tabletop import DEFAULT_SEED, SweepResult, TrainConfig, Trainer, gradient_check, sweep
+from attnlab.claims.fig2_inside import CHECKS as INSIDE_CHECKS
+from attnlab.claims.tabletop_runs import swept, trained
+from attnlab.tabletop import DEFAULT_SEED, SweepResult, gradient_check
 from attnlab.tabletop.mlp import SlotMLP
 from attnlab.tabletop.model import CrossAttention
 from attnlab.tabletop.scenes import HALF_CM, Scenes, fixed_test_sets
 
-STEPS = 1500
-SWEEP_SEEDS = tuple(range(100))
 FETCH_STEPS = (175, 250)  # lesson: ~225 steps below 2 cm, 175–250 across seeds
 VECTOR_STEPS = (350, 550)  # lesson: ~425 steps below 3 cm, 350–550 across seeds
 WEIGHT_STEP, WEIGHT_600 = 600, (0.95, 0.99)  # lesson: ~0.97 at step 600
@@ -41,26 +42,13 @@ SHUFFLE_TOL_CM = 1e-9  # F2.9: rounding only
 STUCK_CM, SOLVED_CM = 20, 1  # F2.5/E4: one head above, two heads below (cm, after STEPS)
 
 
-@lru_cache(maxsize=8)
-def trained(task: str, heads: int, seed: int = DEFAULT_SEED) -> Trainer:
-    """The default run of a configuration (cached: the checks share it)."""
-    tr = Trainer(TrainConfig(task=task, heads=heads, seed=seed))
-    tr.advance(STEPS)
-    return tr
-
-
-@lru_cache(maxsize=4)
-def swept(task: str, heads: int) -> SweepResult:
-    return sweep(task, heads, SWEEP_SEEDS, STEPS)
-
-
 def _row(history: list[dict[str, Any]], step: int) -> dict[str, Any]:
     return next(r for r in history if r["step"] == step)
 
 
 def _seeds() -> str:
     """'seeds 0–99': the sweep's seeds as the results name them."""
-    return f"seeds {SWEEP_SEEDS[0]}–{SWEEP_SEEDS[-1]}"
+    return f"seeds {runs.SWEEP_SEEDS[0]}–{runs.SWEEP_SEEDS[-1]}"
 
 
 def _per_seed(res: SweepResult, **columns: list[Any]) -> dict[str, list[Any]]:
@@ -164,12 +152,12 @@ def check_f2_3(*, full: bool = False) -> ClaimResult:
         "err6_cm": f["attn_err6_cm"],
         "err_cm": f["attn_err_cm"],
         "mlp_err6_cm": f["mlp_err6_cm"],
-        "trained_steps": STEPS,
+        "trained_steps": runs.STEPS,
         "limit_cm": 3,
     }
     ok = f["attn_err6_cm"] < values["limit_cm"]
     measured = (
-        f"seed {DEFAULT_SEED}, {STEPS} steps: {f['attn_err6_cm']:.2f} cm "
+        f"seed {DEFAULT_SEED}, {runs.STEPS} steps: {f['attn_err6_cm']:.2f} cm "
         f"(2–5 objects {f['attn_err_cm']:.2f} cm; MLP on 6 objects {f['mlp_err6_cm']:.1f} cm)"
     )
     if full:
@@ -234,10 +222,10 @@ def check_f2_5(*, full: bool = False) -> ClaimResult:
     floor = one_head_floor_cm()
     ok = err > STUCK_CM
     values: dict[str, Any] = {"err_cm": err, "floor_cm": floor}
-    values.update(trained_steps=STEPS, limit_cm=STUCK_CM)
+    values.update(trained_steps=runs.STEPS, limit_cm=STUCK_CM)
     measured = (
-        f"seed {DEFAULT_SEED}: {err:.1f} cm after {STEPS} steps (looking up A and guessing the "
-        f"centre for B leaves {floor:.1f} cm on this test set)"
+        f"seed {DEFAULT_SEED}: {err:.1f} cm after {runs.STEPS} steps (looking up A and guessing "
+        f"the centre for B leaves {floor:.1f} cm on this test set)"
     )
     if full:
         finals = [s["final"]["attn_err_cm"] for s in swept("vector", 1).summaries]
@@ -264,8 +252,8 @@ def check_f2_6(*, full: bool = False) -> ClaimResult:
     ok = steps is not None and lo <= steps <= hi and final < SOLVED_CM
     values: dict[str, Any] = {"steps": steps, "final_cm": final, "steps_1cm": s["first_below_1cm"]}
     values["seed"] = DEFAULT_SEED  # the default run's seed, which the page marks in the sweep
-    values.update(steps_lo=lo, steps_hi=hi, trained_steps=STEPS, final_limit_cm=SOLVED_CM)
-    measured = f"seed {DEFAULT_SEED}: below 3 cm at {steps}, {final:.2f} cm at {STEPS}"
+    values.update(steps_lo=lo, steps_hi=hi, trained_steps=runs.STEPS, final_limit_cm=SOLVED_CM)
+    measured = f"seed {DEFAULT_SEED}: below 3 cm at {steps}, {final:.2f} cm at {runs.STEPS}"
     if full:
         res = swept("vector", 2)
         d = res.stats()["first_below_3cm"]
@@ -283,7 +271,7 @@ def check_f2_6(*, full: bool = False) -> ClaimResult:
         )
         how = "; ".join(f"seed {f['seed']}: {f['how']}" for f in res.failures()) or "none"
         measured += (
-            f"; {_seeds()}: {_sweep_text(d, ' steps')}; {share:.0%} below 1 cm at {STEPS} "
+            f"; {_seeds()}: {_sweep_text(d, ' steps')}; {share:.0%} below 1 cm at {runs.STEPS} "
             f"(failed: {how})"
         )
     return result(*F2_6, measured=measured, ok=ok, values=values)
@@ -384,11 +372,11 @@ def check_e4() -> ClaimResult:
         "Exercise 4: one head only averages positions, so p_A − p_B is out of its reach; two "
         "heads look up A and B and W_O subtracts",
         "one head stuck at about 28 cm; two heads below 1 cm",
-        measured=f"seed {DEFAULT_SEED}, {STEPS} steps: one head {one['attn_err_cm']:.1f} cm, "
+        measured=f"seed {DEFAULT_SEED}, {runs.STEPS} steps: one head {one['attn_err_cm']:.1f} cm, "
         f"two heads {two['attn_err_cm']:.2f} cm",
         ok=ok,
         values={"one_head_cm": one["attn_err_cm"], "two_heads_cm": two["attn_err_cm"]}
-        | {"stuck_cm": STUCK_CM, "solved_cm": SOLVED_CM, "trained_steps": STEPS},
+        | {"stuck_cm": STUCK_CM, "solved_cm": SOLVED_CM, "trained_steps": runs.STEPS},
     )
 
 
@@ -409,4 +397,5 @@ CHECKS: tuple[ClaimCheck, ...] = (
     ClaimCheck("F2.8", check_f2_8),
     ClaimCheck("F2.9", check_f2_9),
     ClaimCheck("E4", check_e4),
+    *INSIDE_CHECKS,
 )

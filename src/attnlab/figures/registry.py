@@ -66,7 +66,7 @@ class Figure:
 # fmt: off
 FIGURES: tuple[Figure, ...] = (
     Figure("lookup", 1, section="lookup", module="lookup", export="lookup", claims=4),
-    Figure("training", 2, section="training", module="training", export="training", claims=9,
+    Figure("training", 2, section="training", module="training", export="training", claims=11,
            wide=True),
     Figure("scaling", 3, section="parts", module="scaling", export="scaling", claims=3),
     Figure("position", 4, section="parts", module="position", export="position", claims=4),

@@ -111,8 +111,10 @@ class Untrained:
         record = {"step": 0, **{k: float(e) for k, e in zip(ERROR_KEYS, errors[0], strict=True)}}
         return {**record, "head_weight": weights[0].tolist(), "attn_loss": None, "mlp_loss": None}
 
-    # Trainer.predict reads only `config` and the weights in `_batch`: the same code answers.
+    # Trainer.predict and colour_match read only `config` and the weights in `_batch`: the same code
+    # answers.
     predict = Trainer.predict
+    colour_match = Trainer.colour_match
 
     @property
     def _batch(self) -> Untrained:
@@ -142,6 +144,7 @@ def figure_data(trainer: Trainer | Untrained, n_objects: int) -> dict[str, Any]:
         "prediction": trainer.predict(
             scene["positions"], scene["colours"], scene["target"], scene["second"]
         ),
+        "colour_match": trainer.colour_match(),
         "params": {
             "attention": _sizes(CrossAttention(heads).sizes()),
             "attention_one_head": _sizes(CrossAttention(1).sizes()),

@@ -73,7 +73,8 @@ class TrainingSession:
         return (self.config.task, self.config.heads) if isinstance(self.trainer, Trainer) else None
 
     def progress(self, records: list[dict[str, Any]]) -> dict[str, Any]:
-        """A progress message: these records and the model's answer on the display scene."""
+        """A progress message: these records, the model's answer on the display scene and its
+        colour-match table."""
         s = self.scene
         prediction = self.trainer.predict(
             [list(p) for p in s.positions], list(s.colours), s.target, s.second
@@ -83,6 +84,7 @@ class TrainingSession:
             "step": self.step,
             "records": plain(records),
             "prediction": plain(prediction),
+            "colour_match": plain(self.trainer.colour_match()),
             "scene": s.to_dict(),
         }
 
