@@ -81,4 +81,6 @@ def test_training_fetch_makes_the_table_diagonal():
     trainer.advance(600)
     after = peak_shares(colour_match(trainer.seed_batch.params_a, "fetch"))[0, 0]
     assert before < 1 and after == 1
-    assert np.asarray(trainer.colour_match()).shape == (1, 1, N_COLOURS, N_COLOURS)
+    readout = trainer.colour_match()  # what the page receives
+    assert np.asarray(readout["table"]).shape == (1, 1, N_COLOURS, N_COLOURS)
+    assert readout["peaks"] == [[1.0]]

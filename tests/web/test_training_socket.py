@@ -127,8 +127,9 @@ def test_config_and_reset_start_a_new_run(make_client) -> None:
         state, progress = _opened(ws)
         assert state["config"] == {"task": "vector", "heads": 2, "seed": 3}
         assert len(progress["prediction"]["weights"]) == 2  # one row of weights per head
-        table = progress["colour_match"]  # per head: A's part and B's, instruction × block colour
+        table = progress["colour_match"]["table"]  # per head: A's part, B's; instruction × block
         assert [len(table), len(table[0]), len(table[0][0]), len(table[0][0][0])] == [2, 2, 6, 6]
+        assert [len(p) for p in progress["colour_match"]["peaks"]] == [2, 2]  # on A, on B
         ws.send_json({"type": "step", "n": 30})
         assert _read_until(ws, _paused)[-1]["step"] == 30
         ws.send_json({"type": "reset"})

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from attnlab.params import Param, ParamError, validate
-from attnlab.tabletop.colour_match import colour_match
+from attnlab.tabletop.colour_match import colour_match, peak_shares
 from attnlab.tabletop.model import attend
 from attnlab.tabletop.scenes import HALF_CM, MAX_SLOTS, N_COLOURS, TABLE_CM, TASKS
 from attnlab.tabletop.scenes import scene_from_objects as _scene
@@ -135,9 +135,15 @@ class Trainer:
     def summary(self) -> dict[str, Any]:
         return summarise(self.history)
 
-    def colour_match(self) -> list[list[list[list[float]]]]:
-        """The model's colour-match table now (`tabletop.colour_match`): (H, P, 6, 6) as lists."""
-        return colour_match(self._batch.params_a, self.config.task).tolist()
+    def colour_match(self) -> dict[str, list[Any]]:
+        """The model's colour-match table now (`tabletop.colour_match`), as plain lists.
+
+        "table": (H, P, 6, 6) a centred block's score per part, instruction colour, block colour;
+        "peaks": (H, P) per head, the share of instructions whose highest-scored colour is the
+        target's (fetch, P = 1) or A's and B's (vector, P = 2).
+        """
+        table = colour_match(self._batch.params_a, self.config.task)
+        return {"table": table.tolist(), "peaks": peak_shares(table).tolist()}
 
     def predict(
         self, positions_cm: Any, colours: Any, target: int, second: int | None = None
