@@ -12,6 +12,7 @@ from attnlab.tabletop.colour_match import (
     colour_match,
     instruction_scores,
     peak_shares,
+    scores_under,
 )
 from attnlab.tabletop.model import D_K
 from attnlab.tabletop.scenes import N_COLOURS, TOKEN_DIM
@@ -84,3 +85,15 @@ def test_training_fetch_makes_the_table_diagonal():
     readout = trainer.colour_match()  # what the page receives
     assert np.asarray(readout["table"]).shape == (1, 1, N_COLOURS, N_COLOURS)
     assert readout["peaks"] == [[1.0]]
+
+
+def test_the_scores_under_one_instruction_are_its_row_of_every_instruction():
+    trainer = Trainer(TrainConfig(task="vector", heads=2, seed=4))
+    trainer.advance(100)
+    table = colour_match(trainer.seed_batch.params_a, "vector")
+    every = instruction_scores(table)
+    for i, (a, b) in enumerate(VECTOR_INSTRUCTIONS):
+        np.testing.assert_array_equal(scores_under(table, a, b), every[:, i])
+    readout = trainer.colour_match(2, 5)
+    assert readout["scores"] == every[:, VECTOR_INSTRUCTIONS.index((2, 5))].tolist()
+    assert readout["row_peaks"] == table.argmax(axis=-1).tolist()

@@ -144,7 +144,7 @@ def figure_data(trainer: Trainer | Untrained, n_objects: int) -> dict[str, Any]:
         "prediction": trainer.predict(
             scene["positions"], scene["colours"], scene["target"], scene["second"]
         ),
-        "colour_match": trainer.colour_match(),
+        "colour_match": trainer.colour_match(scene["target"], scene["second"]),
         "params": {
             "attention": _sizes(CrossAttention(heads).sizes()),
             "attention_one_head": _sizes(CrossAttention(1).sizes()),

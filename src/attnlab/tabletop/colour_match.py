@@ -67,3 +67,10 @@ def peak_shares(table: np.ndarray) -> np.ndarray:
         return (peaks == np.arange(N_COLOURS)).mean(axis=-1, keepdims=True)
     a, b = (np.array(col) for col in zip(*VECTOR_INSTRUCTIONS, strict=True))
     return np.stack([(peaks == a).mean(axis=-1), (peaks == b).mean(axis=-1)], axis=-1)
+
+
+def scores_under(table: np.ndarray, target: int, second: int | None = None) -> np.ndarray:
+    """Every head's scores of a centred block of each colour under one instruction, (H, 6):
+    the target's row (fetch), or A's row plus B's row (vector)."""
+    scores = table[:, 0, target]
+    return scores if table.shape[1] == 1 else scores + table[:, 1, second]

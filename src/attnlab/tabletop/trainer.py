@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from attnlab.params import Param, ParamError, validate
-from attnlab.tabletop.colour_match import colour_match, peak_shares
+from attnlab.tabletop.colour_match import colour_match, peak_shares, scores_under
 from attnlab.tabletop.model import attend
 from attnlab.tabletop.scenes import HALF_CM, MAX_SLOTS, N_COLOURS, TABLE_CM, TASKS
 from attnlab.tabletop.scenes import scene_from_objects as _scene
@@ -135,15 +135,24 @@ class Trainer:
     def summary(self) -> dict[str, Any]:
         return summarise(self.history)
 
-    def colour_match(self) -> dict[str, list[Any]]:
+    def colour_match(self, target: int | None = None, second: int | None = None) -> dict[str, Any]:
         """The model's colour-match table now (`tabletop.colour_match`), as plain lists.
 
         "table": (H, P, 6, 6) a centred block's score per part, instruction colour, block colour;
+        "row_peaks": (H, P, 6) the block colour each row scores highest;
         "peaks": (H, P) per head, the share of instructions whose highest-scored colour is the
-        target's (fetch, P = 1) or A's and B's (vector, P = 2).
+        target's (fetch, P = 1) or A's and B's (vector, P = 2);
+        "scores": (H, 6) given an instruction (target; and second, vector): its scores per head.
         """
         table = colour_match(self._batch.params_a, self.config.task)
-        return {"table": table.tolist(), "peaks": peak_shares(table).tolist()}
+        out: dict[str, Any] = {
+            "table": table.tolist(),
+            "row_peaks": table.argmax(axis=-1).tolist(),
+            "peaks": peak_shares(table).tolist(),
+        }
+        if target is not None:
+            out["scores"] = scores_under(table, target, second).tolist()
+        return out
 
     def predict(
         self, positions_cm: Any, colours: Any, target: int, second: int | None = None

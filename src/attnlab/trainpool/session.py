@@ -84,7 +84,7 @@ class TrainingSession:
             "step": self.step,
             "records": plain(records),
             "prediction": plain(prediction),
-            "colour_match": plain(self.trainer.colour_match()),
+            "colour_match": plain(self.trainer.colour_match(s.target, s.second)),
             "scene": s.to_dict(),
         }
 
