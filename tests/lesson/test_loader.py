@@ -195,7 +195,7 @@ def test_hl_becomes_html_data_and_unknown_keys_are_refused(lessons) -> None:
 def test_exercises_have_four_options_one_correct_and_feedback_on_each() -> None:
     for lang in lesson.LANGS:
         found = lesson.exercises(lang)
-        assert [e["id"] for e in found] == ["E1", "E2", "E3", "E4", "E5", "E6"]
+        assert [e["id"] for e in found] == ["E1", "E2", "E3", "E4", "E5", "E6", "E7"]
         for e in found:
             assert len(e["options"]) == 4, (lang, e["id"])
             assert sum(o["correct"] for o in e["options"]) == 1, (lang, e["id"])
