@@ -9,7 +9,7 @@ import { drawPrediction, sceneLegend } from "./predictionmarks.js";
 import { html, el } from "./svg.js";
 import { tableScene } from "./table.js";
 
-const DARK_INK = new Set(["yellow", "orange"]); // letters on light blocks are drawn dark
+export const DARK_INK = new Set(["yellow", "orange"]); // letters on light blocks are drawn dark
 
 /** The display scene from settings: blocks, valid target/second colours, B's index. */
 export function sceneFrom(s, slotColours) {

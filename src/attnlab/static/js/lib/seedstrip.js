@@ -1,0 +1,118 @@
+// FIG 2, "why a seed fails" (F2.11): the engine's strip of seeds for two heads on the vector
+// task, trained to the claim's step count at server start (claims/fig2_inside.py). One button
+// per seed: learned or failed (a ✕ and the word, not colour alone), its final error, the
+// figure's default seed starred; pressing one loads it into the figure. When the figure holds a
+// failed seed, a short text says what happened and why it cannot recover, with that seed's
+// numbers. Everything shown is F2.11's values (and F2.5's one-head floor); before they arrive
+// the strip says so, and where no values will come (a notebook widget) it is hidden.
+
+import { fixed, weight } from "./format.js";
+import { html } from "./svg.js";
+import { withSubscripts } from "./trainwords.js";
+
+const CLAIM = "F2.11";
+const FLOOR_CLAIM = "F2.5"; // one head's floor on the vector task
+// the run F2.11 sweeps (claims/fig2_inside.py: swept("vector", 2, …)): what a seed button loads
+export const STRIP_RUN = Object.freeze({ task: "vector", heads: 2 });
+
+/** One seed of the strip, from the per-seed lists: {seed, cm, failed, looks, weights}. */
+const seedAt = (p, i) => ({ seed: p.seed[i], cm: p.final_cm[i], failed: p.failed[i], looks: p.looks_at[i],
+  weights: p.head_weight[i] });
+
+/**
+ * The strip in `parent`. defaultSeed: the figure's default (its seed param); onLoad(seed) loads
+ * a seed (with STRIP_RUN). Returns {values(v), show(settings), relabel()}: values() takes every
+ * claim-values answer, show() the figure's settings (which seed is loaded).
+ */
+export function seedStrip(parent, { t, defaultSeed, onLoad, expected }) {
+  const box = html("div", { class: "seed-strip-box", "data-role": "seed-strip" }, parent);
+  box.hidden = !expected;
+  const title = html("p", { class: "seed-strip-title" }, box);
+  const list = html("ul", { class: "seed-strip" }, box);
+  const note = html("p", { class: "hint" }, box);
+  const why = html("div", { class: "seed-why", "data-role": "seed-why" }, box);
+  why.hidden = true;
+  let values = null; // {F2.11, F2.5}
+  let shownKey = "";
+  let settings = {};
+
+  function buttonLabel(s, v) {
+    const state = t(s.failed ? "ss.failed" : "ss.learned");
+    return t("ss.button", { seed: s.seed, state, cm: fixed(s.cm, 1), steps: v.trained_steps })
+      + (s.seed === defaultSeed ? t("ss.default.aria") : "");
+  }
+
+  function render() {
+    const v = values?.[CLAIM];
+    list.replaceChildren();
+    if (!v?.per_seed) {
+      title.textContent = t("ss.pending");
+      note.textContent = "";
+      return;
+    }
+    const p = v.per_seed;
+    title.textContent = t("ss.title", { n: p.seed.length, steps: v.trained_steps, fail: v.fail_cm });
+    note.textContent = t("ss.note");
+    p.seed.forEach((_, i) => {
+      const s = seedAt(p, i);
+      const b = html("button", { type: "button", class: `seed${s.failed ? " is-failed" : ""}`, "data-seed": s.seed,
+        "data-failed": String(s.failed), "aria-label": buttonLabel(s, v) }, html("li", {}, list));
+      html("span", { class: "seed-n", text: `${s.seed}${s.seed === defaultSeed ? " ★" : ""}`, "aria-hidden": "true" }, b);
+      html("span", { class: "seed-cm", text: `${fixed(s.cm, 1)} cm`, "aria-hidden": "true" }, b);
+      html("span", { class: "seed-state", text: s.failed ? `✕ ${t("ss.failed")}` : `✓ ${t("ss.learned")}`,
+        "aria-hidden": "true" }, b);
+      b.addEventListener("click", () => onLoad(s.seed));
+    });
+  }
+
+  /** The figure holds one of the strip's seeds: which (pressed), and for a failed one, why. */
+  function showLoaded() {
+    const v = values?.[CLAIM];
+    const inStrip = v?.per_seed && settings.task === STRIP_RUN.task && Number(settings.heads) === STRIP_RUN.heads;
+    for (const b of list.querySelectorAll("button")) {
+      b.setAttribute("aria-pressed", String(Boolean(inStrip) && Number(b.dataset.seed) === Number(settings.seed)));
+    }
+    const i = inStrip ? v.per_seed.seed.indexOf(Number(settings.seed)) : -1;
+    const s = i >= 0 ? seedAt(v.per_seed, i) : null;
+    why.hidden = !s?.failed;
+    if (s?.failed) explain(s, v);
+  }
+
+  /** What happened to a failed seed, and why one head's average cannot recover. */
+  function explain(s, v) {
+    why.replaceChildren();
+    const heads = s.weights.map((w, h) => t("ss.head", { h: h + 1, a: weight(w[0]), b: weight(w[1]) })).join("; ");
+    const same = s.looks.every((o) => o && o === s.looks[0]) ? s.looks[0] : null;
+    const other = same === "A" ? "B" : "A";
+    const what = html("p", { "data-role": "seed-what" }, why);
+    withSubscripts(what, t(same ? "ss.what" : "ss.what.mixed", { seed: s.seed, cm: fixed(s.cm, 1),
+      steps: v.trained_steps, fail: v.fail_cm, heads, obj: same }));
+    if (!same) return;
+    const alpha = Math.max(...s.weights.map((w) => w[other === "A" ? 0 : 1]));
+    const floor = values[FLOOR_CLAIM]?.floor_cm;
+    const because = html("p", { "data-role": "seed-because" }, why);
+    withSubscripts(because, t("ss.why", { obj: same, other, alpha: weight(alpha) })
+      + (Number.isFinite(floor) ? t("ss.why.floor", { floor: fixed(floor, 1) }) : ""));
+  }
+
+  render();
+
+  return {
+    values(next) {
+      values = next;
+      const key = JSON.stringify([next?.[CLAIM] ?? null, next?.[FLOOR_CLAIM]?.floor_cm ?? null]);
+      if (key === shownKey) return; // polled again, nothing new: keep the buttons (and the focus)
+      shownKey = key;
+      render();
+      showLoaded();
+    },
+    show(next) {
+      settings = next;
+      showLoaded();
+    },
+    relabel() {
+      render();
+      showLoaded();
+    },
+  };
+}
