@@ -15,6 +15,7 @@ pytestmark = pytest.mark.e2e
 
 FIG = "#fig-training"
 STRINGS = Path(__file__).parents[2] / "src" / "attnlab" / "static" / "i18n"
+AXE = Path(__file__).parent / "node_modules" / "axe-core" / "axe.min.js"  # test_axe.py pins it
 TRAIN_TIMEOUT_MS = 30_000
 CLAIMS_TIMEOUT_MS = 120_000  # F2.11 trains its 20 seeds in the background at server start
 
@@ -27,6 +28,15 @@ STEP = f"+document.querySelector('{FIG} dd[data-key=step]').dataset.value"
 
 def _strings(lang: str) -> dict[str, str]:
     return json.loads((STRINGS / f"training.{lang}.json").read_text("utf-8"))
+
+
+def _axe_violations(page: Any) -> list[dict[str, Any]]:
+    """axe-core's violations inside FIG 2 (tables, strip and the failed seed's text drawn)."""
+    if not AXE.exists():
+        pytest.fail(f"{AXE} is missing: run `make test` (npm ci in tests/e2e)")
+    page.add_script_tag(content=AXE.read_text())
+    return page.evaluate(f"""async () => (await axe.run('{FIG}', {{ resultTypes: ['violations'] }}))
+      .violations.map((v) => ({{ id: v.id, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }}))""")
 
 
 def _train_to(page: Any, steps: int) -> None:
@@ -139,6 +149,7 @@ def test_the_strip_loads_a_failed_seed_and_says_why(open_lesson, recorder) -> No
     looks = values["per_seed"]["looks_at"][i]
     assert f"both heads look at {looks[0]}" in what
     assert "Σα v" in why.locator("[data-role=seed-because]").inner_text()
+    assert _axe_violations(page) == []
     # Enter on a learned seed loads it, and the explanation goes
     learned = page.locator(f"{FIG} button.seed[data-failed=false]").first
     learned.focus()
@@ -158,6 +169,9 @@ def test_chinese_labels(open_lesson, recorder) -> None:
     _strip_values(page)
     assert page.inner_text(f"{FIG} .seed-strip-title").startswith("20 个种子")
     assert "失败" in page.inner_text(f"{FIG} button.seed[data-failed=true]")
+    page.click(f"{FIG} button.seed[data-failed=true]")
+    assert "两个头都看着" in page.inner_text(f"{FIG} [data-role=seed-what]")
+    assert _axe_violations(page) == []
     # the language switch relabels the view in place
     page.click("[data-set-lang=en]")
     page.wait_for_function(f"document.querySelector('{FIG} .cm-title').textContent === {json.dumps(_strings('en')['cm.title'])}")

@@ -32,7 +32,7 @@ function sample(li, { colour, dash }) {
 export function headCurves(parent, t) {
   const box = html("div", { class: "head-curves-box" }, parent);
   const narrow = parent.clientWidth > 0 && parent.clientWidth < 440;
-  const size = { width: narrow ? 340 : 460, height: narrow ? 170 : 180,
+  const size = { width: narrow ? 340 : 460, height: 200,
     margin: { top: 10, right: 16, bottom: 42, left: 56 } };
   let shape = null; // {task, heads, lines, chart, svg, legend}
   let last = { records: [], steps: [0, 1] };

@@ -36,10 +36,22 @@ export function seedStrip(parent, { t, defaultSeed, onLoad, expected }) {
   let shownKey = "";
   let settings = {};
 
-  function buttonLabel(s, v) {
-    const state = t(s.failed ? "ss.failed" : "ss.learned");
-    return t("ss.button", { seed: s.seed, state, cm: fixed(s.cm, 1), steps: v.trained_steps })
-      + (s.seed === defaultSeed ? t("ss.default.aria") : "");
+  /** One seed's button: what it shows is what it is called (words beside the symbols). */
+  function seedButton(parent, s) {
+    const b = html("button", { type: "button", class: `seed${s.failed ? " is-failed" : ""}`, "data-seed": s.seed,
+      "data-failed": String(s.failed) }, parent);
+    const n = html("span", { class: "seed-n" }, b);
+    html("span", { class: "sr-only", text: t("ss.seed") }, n);
+    n.append(String(s.seed));
+    if (s.seed === defaultSeed) {
+      html("span", { text: " ★", "aria-hidden": "true" }, n);
+      html("span", { class: "sr-only", text: t("ss.default.aria") }, n);
+    }
+    html("span", { class: "seed-cm", text: `${fixed(s.cm, 1)} cm` }, b);
+    const state = html("span", { class: "seed-state" }, b);
+    html("span", { text: s.failed ? "✕ " : "✓ ", "aria-hidden": "true" }, state);
+    state.append(t(s.failed ? "ss.failed" : "ss.learned"));
+    b.addEventListener("click", () => onLoad(s.seed));
   }
 
   function render() {
@@ -53,16 +65,7 @@ export function seedStrip(parent, { t, defaultSeed, onLoad, expected }) {
     const p = v.per_seed;
     title.textContent = t("ss.title", { n: p.seed.length, steps: v.trained_steps, fail: v.fail_cm });
     note.textContent = t("ss.note");
-    p.seed.forEach((_, i) => {
-      const s = seedAt(p, i);
-      const b = html("button", { type: "button", class: `seed${s.failed ? " is-failed" : ""}`, "data-seed": s.seed,
-        "data-failed": String(s.failed), "aria-label": buttonLabel(s, v) }, html("li", {}, list));
-      html("span", { class: "seed-n", text: `${s.seed}${s.seed === defaultSeed ? " ★" : ""}`, "aria-hidden": "true" }, b);
-      html("span", { class: "seed-cm", text: `${fixed(s.cm, 1)} cm`, "aria-hidden": "true" }, b);
-      html("span", { class: "seed-state", text: s.failed ? `✕ ${t("ss.failed")}` : `✓ ${t("ss.learned")}`,
-        "aria-hidden": "true" }, b);
-      b.addEventListener("click", () => onLoad(s.seed));
-    });
+    p.seed.forEach((_, i) => seedButton(html("li", {}, list), seedAt(p, i)));
   }
 
   /** The figure holds one of the strip's seeds: which (pressed), and for a failed one, why. */
