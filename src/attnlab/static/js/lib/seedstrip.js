@@ -6,7 +6,7 @@
 // numbers. Everything shown is F2.11's values (and F2.5's one-head floor); before they arrive
 // the strip says so, and where no values will come (a notebook widget) it is hidden.
 
-import { fixed, weight } from "./format.js";
+import { fixed, num, weight } from "./format.js";
 import { html } from "./svg.js";
 import { withSubscripts } from "./trainwords.js";
 
@@ -84,7 +84,8 @@ export function seedStrip(parent, { t, defaultSeed, onLoad, expected }) {
   /** What happened to a failed seed, and why one head's average cannot recover. */
   function explain(s, v) {
     why.replaceChildren();
-    const heads = s.weights.map((w, h) => t("ss.head", { h: h + 1, a: weight(w[0]), b: weight(w[1]) })).join("; ");
+    const heads = s.weights.map((w, h) => t("ss.head", { h: h + 1, a: weight(w[0]), b: weight(w[1]) }))
+      .join(t("ss.head.join"));
     const same = s.looks.every((o) => o && o === s.looks[0]) ? s.looks[0] : null;
     const other = same === "A" ? "B" : "A";
     const what = html("p", { "data-role": "seed-what" }, why);
@@ -94,7 +95,7 @@ export function seedStrip(parent, { t, defaultSeed, onLoad, expected }) {
     const alpha = Math.max(...s.weights.map((w) => w[other === "A" ? 0 : 1]));
     const floor = values[FLOOR_CLAIM]?.floor_cm;
     const because = html("p", { "data-role": "seed-because" }, why);
-    withSubscripts(because, t("ss.why", { obj: same, other, alpha: weight(alpha) })
+    withSubscripts(because, t("ss.why", { obj: same, other, alpha: num(alpha, 2) })
       + (Number.isFinite(floor) ? t("ss.why.floor", { floor: fixed(floor, 1) }) : ""));
   }
 
