@@ -199,6 +199,14 @@ def test_training_in_the_kernel_draws_the_curve_below_2_cm(notebook: Any) -> Non
     step = widget.locator("dd[data-key='step']")
     assert int(step.get_attribute("data-value")) == 600
     assert widget.locator(".curves-panel path").count() > 0
+    # the colour-match table follows the kernel's model (fetch at 600 steps: the diagonal); the
+    # seed strip needs the page's claim values, which a notebook does not measure: hidden
+    peaks = widget.locator("td.cm-cell.is-peak")
+    assert peaks.count() == 6
+    assert all(
+        c["row"] == c["col"] for c in peaks.evaluate_all("cs => cs.map((c) => ({...c.dataset}))")
+    )
+    assert widget.locator("[data-role=seed-strip]").is_hidden()
     # and the view's own buttons train in the kernel: "+25 steps", then Train and Pause
     widget.locator(".actions button", has_text="+25 steps").click()
     page.wait_for_function("el => el.dataset.value === '625'", arg=step.element_handle())

@@ -16,6 +16,8 @@ pytestmark = pytest.mark.e2e
 FIG = "#fig-training"
 STRINGS = Path(__file__).parents[2] / "src" / "attnlab" / "static" / "i18n"
 AXE = Path(__file__).parent / "node_modules" / "axe-core" / "axe.min.js"  # test_axe.py pins it
+AXE_RUN = """async (fig) => (await axe.run(fig, { resultTypes: ["violations"] })).violations
+  .map((v) => ({ id: v.id, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(" ")) }))"""
 TRAIN_TIMEOUT_MS = 30_000
 CLAIMS_TIMEOUT_MS = 120_000  # F2.11 trains its 20 seeds in the background at server start
 
@@ -35,8 +37,7 @@ def _axe_violations(page: Any) -> list[dict[str, Any]]:
     if not AXE.exists():
         pytest.fail(f"{AXE} is missing: run `make test` (npm ci in tests/e2e)")
     page.add_script_tag(content=AXE.read_text())
-    return page.evaluate(f"""async () => (await axe.run('{FIG}', {{ resultTypes: ['violations'] }}))
-      .violations.map((v) => ({{ id: v.id, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }}))""")
+    return page.evaluate(AXE_RUN, FIG)
 
 
 def _train_to(page: Any, steps: int) -> None:
@@ -48,10 +49,10 @@ def _train_to(page: Any, steps: int) -> None:
 
 
 def _cells(page: Any) -> list[dict[str, Any]]:
-    return page.eval_on_selector_all(
-        f"{FIG} td.cm-cell",
-        "cells => cells.map((c) => ({ ...c.dataset, value: c.dataset.value === '' ? null : +c.dataset.value }))",
+    read = (
+        "cs => cs.map((c) => ({ ...c.dataset, value: c.dataset.value ? +c.dataset.value : null }))"
     )
+    return page.eval_on_selector_all(f"{FIG} td.cm-cell", read)
 
 
 def _line_end(page: Any, key: str) -> float:
@@ -98,7 +99,9 @@ def test_vector_tables_lines_and_keyboard_readout(open_lesson, recorder) -> None
     assert page.locator(f"{FIG} table.cm-part-sum td.cm-cell").count() == 12
     history = page.evaluate("window.__fig2.data.history")
     scores = page.evaluate("window.__fig2.data.colour_match.scores")
-    sums = page.eval_on_selector_all(f"{FIG} table.cm-part-sum td.cm-cell", "cs => cs.map((c) => +c.dataset.value)")
+    sums = page.eval_on_selector_all(
+        f"{FIG} table.cm-part-sum td.cm-cell", "cs => cs.map((c) => +c.dataset.value)"
+    )
     assert sums == scores[0] + scores[1]
     for h, (w_a, w_b) in enumerate(history[-1]["head_weight"]):
         assert abs(_line_end(page, f"h{h + 1}-A") - w_a) < 0.01
@@ -113,7 +116,9 @@ def test_vector_tables_lines_and_keyboard_readout(open_lesson, recorder) -> None
     focused = page.evaluate("({...document.activeElement.dataset})")
     assert (focused["row"], focused["col"], focused["part"]) == ("1", "1", "0")
     readout = page.inner_text(f"{FIG} [data-role=cm-readout]")
-    assert readout.startswith("Head 1, from A: A = orange adds ") and "to the orange block" in readout
+    assert (
+        readout.startswith("Head 1, from A: A = orange adds ") and "to the orange block" in readout
+    )
     assert recorder.console_errors == [] and recorder.page_errors == []
 
 
@@ -129,7 +134,9 @@ def test_the_strip_loads_a_failed_seed_and_says_why(open_lesson, recorder) -> No
     seeds = values["per_seed"]["seed"]
     assert page.locator(f"{FIG} .seed-strip button.seed").count() == len(seeds) == 20
     failed = page.locator(f"{FIG} button.seed[data-failed=true]")
-    assert [int(s) for s in failed.evaluate_all("bs => bs.map((b) => b.dataset.seed)")] == values["failing_seeds"]
+    assert [int(s) for s in failed.evaluate_all("bs => bs.map((b) => b.dataset.seed)")] == values[
+        "failing_seeds"
+    ]
     assert failed.first.inner_text().count("failed") == 1  # a word and a ✕, not colour alone
     assert page.locator(f"{FIG} button.seed", has_text="★").count() == 1  # the default seed
     assert page.locator(f"{FIG} [data-role=seed-why]").is_hidden()
@@ -139,7 +146,9 @@ def test_the_strip_loads_a_failed_seed_and_says_why(open_lesson, recorder) -> No
     hash_ = page.evaluate("location.hash")
     assert "training.task=vector" in hash_ and "training.heads=2" in hash_
     assert page.input_value(f"{FIG} input[name=tr-seed]") == str(seed)
-    assert page.get_attribute(f"{FIG} .segmented button[data-value=vector]", "aria-pressed") == "true"
+    assert (
+        page.get_attribute(f"{FIG} .segmented button[data-value=vector]", "aria-pressed") == "true"
+    )
     assert page.get_attribute(f"{FIG} button.seed[data-seed='{seed}']", "aria-pressed") == "true"
     why = page.locator(f"{FIG} [data-role=seed-why]")
     assert why.is_visible()
@@ -154,7 +163,9 @@ def test_the_strip_loads_a_failed_seed_and_says_why(open_lesson, recorder) -> No
     learned = page.locator(f"{FIG} button.seed[data-failed=false]").first
     learned.focus()
     page.keyboard.press("Enter")
-    page.wait_for_function(f"location.hash.includes('training.seed={learned.get_attribute('data-seed')}')")
+    page.wait_for_function(
+        f"location.hash.includes('training.seed={learned.get_attribute('data-seed')}')"
+    )
     assert why.is_hidden()
     assert recorder.console_errors == [] and recorder.page_errors == []
 
@@ -174,5 +185,35 @@ def test_chinese_labels(open_lesson, recorder) -> None:
     assert _axe_violations(page) == []
     # the language switch relabels the view in place
     page.click("[data-set-lang=en]")
-    page.wait_for_function(f"document.querySelector('{FIG} .cm-title').textContent === {json.dumps(_strings('en')['cm.title'])}")
+    title = json.dumps(_strings("en")["cm.title"])
+    page.wait_for_function(f"document.querySelector('{FIG} .cm-title').textContent === {title}")
     assert recorder.console_errors == [] and recorder.page_errors == []
+
+
+def test_a_phone_taps_cells_and_seeds_and_four_heads_fit(browser: Any, server: str) -> None:
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, locale="en-US"
+    )
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    try:
+        page.goto(f"{server}/#lang=en&training.task=vector&training.heads=4")
+        page.wait_for_selector("html.is-ready")
+        page.wait_for_function(f"document.querySelector('{FIG} td.cm-cell').dataset.value !== ''")
+        assert page.locator(f"{FIG} .cm-head").count() == 4
+        # the heads wrap inside the figure; the page itself never scrolls sideways
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        cell = page.locator(f"{FIG} table.cm-part-1 td.cm-cell[data-row='2'][data-col='3']").first
+        cell.scroll_into_view_if_needed()
+        cell.tap()
+        readout = page.inner_text(f"{FIG} [data-role=cm-readout]")
+        assert readout.startswith("Head 1, from B: B = yellow adds ") and "green block" in readout
+        seed = page.locator(f"{FIG} button.seed").nth(3)
+        seed.wait_for(timeout=CLAIMS_TIMEOUT_MS)
+        seed.scroll_into_view_if_needed()
+        seed.tap()
+        page.wait_for_function("location.hash.includes('training.seed=3')")
+        assert "training.heads=2" in page.evaluate("location.hash")  # the strip's run
+        assert page.locator(f"{FIG} .cm-head").count() == 2
+    finally:
+        context.close()
