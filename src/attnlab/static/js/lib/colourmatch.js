@@ -96,7 +96,7 @@ export function colourMatch(parent, { t, names }) {
     withSubscripts(html("p", { class: "cm-caption" }, box), t(P === 2 ? "cm.caption.vector" : "cm.caption.fetch"));
     const headsBox = html("div", { class: "cm-heads" }, box);
     const heads = Array.from({ length: H }, (_, h) => {
-      const wrap = html("div", { class: "cm-head", "data-head": h }, headsBox);
+      const wrap = html("div", { class: `cm-head${P === 1 ? " is-single" : ""}`, "data-head": h }, headsBox);
       const title = html("p", { class: "cm-head-title" }, wrap);
       title.style.setProperty("--head-colour", headColour(h));
       const tables = html("div", { class: "cm-parts" }, wrap);

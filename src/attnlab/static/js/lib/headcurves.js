@@ -92,7 +92,7 @@ export function headCurves(parent, t) {
     show(task, heads) {
       if (shape && shape.task === task && shape.heads === heads) return;
       build(task, heads);
-      draw(last.records, last.steps);
+      draw([], last.steps); // the records drawn so far were another configuration's
     },
     relabel() {
       if (!shape) return;
