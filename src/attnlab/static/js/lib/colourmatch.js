@@ -68,17 +68,17 @@ const rowsOf = (part) => (part === SUM ? [0] : [0, 1, 2, 3, 4, 5]);
 /** The key under the tables: teal below 0, paper at 0, amber above, to ±max. */
 function scaleKey(parent, t) {
   const key = html("div", { class: "cm-key" }, parent);
-  const label = html("span", { class: "cm-key-label", text: t("cm.key") }, key);
+  html("span", { class: "cm-key-label", text: t("cm.key") }, key);
   const bar = html("span", { class: "cm-key-bar", "aria-hidden": "true" }, key);
   bar.style.background = `linear-gradient(90deg, ${divergingColour(-1)}, ${divergingColour(0)}, ${divergingColour(1)})`;
   const ends = html("span", { class: "cm-key-ends" }, key);
-  return { label, set: (m) => { ends.textContent = `−${num(m, 2)} · 0 · +${num(m, 2)}`; } };
+  return { set: (m) => { ends.textContent = `−${num(m, 2)} · 0 · +${num(m, 2)}`; } };
 }
 
 /**
  * The table panel in `parent`. names: the trainer's colour names by index. Returns
- * {set(cm, {task, heads, target, second}), relabel()}; cm is a progress message's colour_match (null:
- * no model yet).
+ * {set(cm, {task, heads, target, second}), relabel()}; cm is a progress message's colour_match
+ * (null: no model yet).
  */
 export function colourMatch(parent, { t, names }) {
   const box = html("div", { class: "cm" }, parent);
