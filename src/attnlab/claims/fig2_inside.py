@@ -14,9 +14,9 @@ from typing import Any
 
 import numpy as np
 
-from attnlab.claims import tabletop_runs as runs
+from attnlab.claims import fig2_runs as runs
 from attnlab.claims.base import ClaimCheck, ClaimResult, result
-from attnlab.claims.tabletop_runs import swept, trained
+from attnlab.claims.fig2_runs import swept, trained
 from attnlab.tabletop import DEFAULT_SEED, SweepResult
 from attnlab.tabletop.colour_match import VECTOR_INSTRUCTIONS, colour_match, peak_shares
 from attnlab.tabletop.scenes import N_COLOURS
