@@ -566,9 +566,9 @@ def _condition_slots_resolve(sentence: str, cid: str, values: dict[str, Any], ti
 @pytest.fixture(scope="module")
 def every_check_result() -> list[tuple[bool, Any]]:
     """(slow, result) of every check of the registry, the sweeps cut to a few seeds."""
-    from attnlab.claims import all_checks, fig2, fig3, fig4, fig5, tabletop_runs
+    from attnlab.claims import all_checks, fig2, fig2_runs, fig3, fig4, fig5
 
-    small = {(tabletop_runs, "SWEEP_SEEDS"): (0, 1), (fig3, "SWEEP_SEEDS"): 2}
+    small = {(fig2_runs, "SWEEP_SEEDS"): (0, 1), (fig3, "SWEEP_SEEDS"): 2}
     small |= {(fig4, "SWEEP_LAYERS"): 3}
     small |= {(fig5, "FAST_SEEDS"): range(2), (fig5, "FULL_SEEDS"): range(3)}
     with pytest.MonkeyPatch.context() as mp:
