@@ -25,6 +25,10 @@ CLAIMS_TIMEOUT_MS = 120_000  # F2.11 trains its 20 seeds in the background at se
 # repeats the figure's API answer (the untrained model's) on each settings change, from document
 LISTEN = """window.__fig2 = null; document.addEventListener('attnlab:figure-data', (e) => {
   if (e.detail.name === 'training' && e.target !== document) window.__fig2 = e.detail; });"""
+# the summed row shows the latest readout's scores, under the instruction the settings name
+SUM_IS_SCORES = f"""() => {{ const d = window.__fig2, cells = document.querySelectorAll(
+  '{FIG} .cm-part-sum td.cm-cell'), shown = [...cells].map((c) => +c.dataset.value).join();
+  return d?.settings.target === 2 && shown === d.data.colour_match.scores.flat().join(); }}"""
 STEP = f"+document.querySelector('{FIG} dd[data-key=step]').dataset.value"
 
 
@@ -119,6 +123,13 @@ def test_vector_tables_lines_and_keyboard_readout(open_lesson, recorder) -> None
     assert (
         readout.startswith("Head 1, from A: A = orange adds ") and "to the orange block" in readout
     )
+    # another A: the marked row moves, and the summed row is the server's scores under it
+    page.select_option(f"{FIG} select[name=tr-target]", label="yellow")
+    page.wait_for_function(SUM_IS_SCORES)
+    marked = page.eval_on_selector(
+        f"{FIG} table.cm-part-0 tr.is-instruction", "tr => tr.dataset.row"
+    )
+    assert marked == "2"  # yellow is colour 2 (the trainer's order)
     assert recorder.console_errors == [] and recorder.page_errors == []
 
 

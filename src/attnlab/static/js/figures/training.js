@@ -224,7 +224,10 @@ function runViews(fig) {
       const s = ctx.settings;
       const heads = Number(s.heads);
       const sc = sceneFrom(s, ctx.constants.slot_colours); // the instruction the scene shows
-      fig.table.set(run.colourMatch, { task: s.task, heads, target: sc.target, second: sc.second });
+      const under = run.colourMatchScene; // the instruction the server's scores are under
+      const current = !under || (under.target === sc.target && (s.task !== "vector" || under.second === sc.second));
+      const cm = current || !run.colourMatch ? run.colourMatch : { ...run.colourMatch, scores: null }; // until it replies
+      fig.table.set(cm, { task: s.task, heads, target: sc.target, second: sc.second });
       fig.heads.show(s.task, heads);
       fig.strip.show(s);
     },
