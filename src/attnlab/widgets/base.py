@@ -12,8 +12,9 @@ Traits (all synced with the view, see widgets/src/adapter.js):
     lang      "en" or "zh"
     strings   the page's catalogues (the views read their strings from here, not a server)
 
-A change from the view comes as a custom message {channel: "settings", message: {type: "set",
-seq, settings}}; it is checked by the same `Param`s, recomputed, and acknowledged with its seq.
+A change from the view comes as a custom message on the settings channel, {type: "set", seq,
+settings} (the names: protocol.json); it is checked by the same `Param`s, recomputed, and
+acknowledged with its seq.
 Without a front-end (GitHub, nbviewer, a terminal) the widget shows the figure's PNG from
 `attnlab.export`.
 """
@@ -37,7 +38,7 @@ from attnlab.figures import compute_figure, describe_figure, figure_module
 from attnlab.lesson import LANGS
 from attnlab.params import Param, ParamError, validate
 from attnlab.plain import plain
-from attnlab.widgets.assets import CSS, bundle, strings
+from attnlab.widgets.assets import CSS, PROTOCOL, SETTINGS_CHANNEL, bundle, strings
 
 __all__ = ["FigureWidget", "ParamError", "png_bytes"]
 
@@ -116,7 +117,7 @@ class FigureWidget(anywidget.AnyWidget):
         self.on_view_message(content.get("channel"), content["message"])
 
     def on_view_message(self, channel: Any, message: dict[str, Any]) -> None:
-        if channel == "settings" and message.get("type") == "set":
+        if channel == SETTINGS_CHANNEL and message.get("type") == PROTOCOL["settings"]["set"]:
             self._set_from_view(message.get("settings"), message.get("seq"))
 
     def _set_from_view(self, partial: Any, seq: Any) -> None:
@@ -126,7 +127,8 @@ class FigureWidget(anywidget.AnyWidget):
             self.settings = partial
         except ValueError as err:  # ParamError, or a compute() refusing the learner's data
             self.error = str(err)
-        self.send({"channel": "settings", "message": {"type": "ack", "seq": seq}})
+        ack = {"type": PROTOCOL["settings"]["ack"], "seq": seq}
+        self.send({"channel": SETTINGS_CHANNEL, "message": ack})
 
     # ---- the static fallback -----------------------------------------------------------------
 

@@ -31,12 +31,11 @@ from attnlab.trainpool.session import TrainingSession
 from attnlab.web.config import WebSettings
 from attnlab.web.inputs import InputError
 from attnlab.web.training_messages import START_PARAMS, parse_message, scene_of
-from attnlab.widgets.assets import bundle
+from attnlab.widgets.assets import TRAINING_CHANNEL, bundle
 from attnlab.widgets.base import FigureWidget, png_bytes
 
 LIMITS = WebSettings()  # max_steps, max_step_n, frame_s: the server's, so a run is the same
 UNPACED_CHUNK = 100  # steps between looks at the stop flag when unpaced (~30 ms)
-CHANNEL = "train"
 
 
 class _Run(threading.Thread):
@@ -153,7 +152,7 @@ class TrainingWidget(FigureWidget):
     # ---- the view's messages (the page's training socket, over the comm) ------------------------
 
     def tell(self, message: dict[str, Any]) -> None:
-        self.send({"channel": CHANNEL, "message": plain(message)})
+        self.send({"channel": TRAINING_CHANNEL, "message": plain(message)})
 
     def _greet(self) -> None:
         with self.lock:
@@ -162,7 +161,7 @@ class TrainingWidget(FigureWidget):
             self.tell(self.session.full_progress())
 
     def on_view_message(self, channel: Any, message: dict[str, Any]) -> None:
-        if channel != CHANNEL:
+        if channel != TRAINING_CHANNEL:
             return super().on_view_message(channel, message)
         try:
             msg = parse_message(json.dumps(message), max_step_n=LIMITS.max_step_n)
