@@ -24,3 +24,18 @@ def test_a_missing_bundle_says_how_to_build_it() -> None:
     assert bundle("lookup") == BUNDLES / "lookup.js"
     with pytest.raises(FileNotFoundError, match="make widgets"):
         bundle("nope")
+
+
+def test_no_bundle_talks_to_a_server() -> None:
+    # a notebook has no lesson server: the kernel answers everything over the widget's comm
+    # (FIG 7's server-only timing and frame upload are left out by widgets/src/serveronly.js)
+    for path in BUNDLES.glob("*.js"):
+        code = path.read_text("utf-8")
+        assert "/api/" not in code and "fetch(" not in code and "WebSocket" not in code, path.name
+
+
+def test_the_message_names_are_the_protocol_file_s() -> None:
+    from attnlab.widgets.assets import PROTOCOL, SETTINGS_CHANNEL, TRAINING_CHANNEL
+
+    assert tuple(PROTOCOL["channels"].values()) == (SETTINGS_CHANNEL, TRAINING_CHANNEL)
+    assert f'"{TRAINING_CHANNEL}"' in (BUNDLES / "training.js").read_text("utf-8")  # bundled in
