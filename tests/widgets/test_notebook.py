@@ -80,9 +80,10 @@ def test_the_stored_outputs_are_what_a_run_gives(executed) -> None:
 
     stored = nbformat.read(NOTEBOOK, as_version=4)
     fresh = outputs.for_storage(copy.deepcopy(executed))
-    pairs = [(a, b) for a, b in zip(stored.cells, fresh.cells, strict=True) if a.cell_type == "code"]
-    for old, new in pairs:
+    for old, new in zip(stored.cells, fresh.cells, strict=True):
         assert old.source == new.source
+        if old.cell_type != "code":
+            continue
         assert len(old.outputs) == len(new.outputs), f"stale outputs: make notebook ({old.source})"
         for a, b in zip(old.outputs, new.outputs, strict=True):
             _same_output(a, b)
