@@ -83,7 +83,8 @@ def _peak(n: int, tile: int) -> int:
 
 def peak_allocated(fn: Callable[[], Any]) -> int:
     """Bytes fn() had allocated at its peak, beyond what was allocated before it ran (its inputs
-    and everything else are not counted; a temporary freed at once is)."""
+    and everything else are not counted; a temporary freed at once is). tracemalloc sees every
+    thread: the claims are measured one at a time, in the measuring child (claims.runner)."""
     started = not tracemalloc.is_tracing()
     if started:
         tracemalloc.start()
