@@ -5,7 +5,7 @@
 // The page itself runs the same modules unbundled. Some modules are put in place of the page's
 // own for the views: lib/viewstrings.js (catalogues come from the kernel, not a fetch),
 // lib/trainsocket.js (FIG 2 talks to the kernel over the widget's comm, not a WebSocket), and
-// lib/layertiming.js and lib/framepicker.js (FIG 7's parts that need the lesson's server).
+// lib/layertiming.js and lib/framepicker.js (FIG 7's timing and frame upload ask the kernel).
 // The output depends only on the sources, so tests/widgets/test_bundles.py rebuilds it into a
 // temporary folder and compares, byte for byte, with the committed bundles.
 
@@ -28,7 +28,7 @@ const CONTAINER = "attnlab-nb"; // the root's container name (widget.css)
 
 // the page's module → its notebook stand-in, for every importer but the stand-in itself
 const STAND_INS = { "viewstrings.js": "strings.js", "trainsocket.js": "kernelsocket.js",
-  "layertiming.js": "serveronly.js", "framepicker.js": "serveronly.js" };
+  "layertiming.js": "kernelapi.js", "framepicker.js": "kernelapi.js" };
 const standIns = {
   name: "notebook-stand-ins",
   setup(build) {

@@ -5,8 +5,9 @@
 GitHub and nbviewer run no widgets, so each widget's stored output is its PNG (image/png, the
 slide drawn small, attnlab.widgets.base.png_bytes) and a line of text; the widget's own view
 (application/vnd.jupyter.widget-view+json) is not stored: without the kernel's widget state it
-could only show an error, and JupyterLab shows the PNG until the cell is run. Run times and
-widget state are dropped too, so the file changes only when what it shows changes.
+could only show an error, and JupyterLab shows the PNG until the cell is run. Run times,
+execution counts and widget state are dropped too, so the file changes only when what it shows
+changes (and a cell run in JupyterLab gets a new number, as the e2e test waits for).
 tests/widgets/test_notebook.py runs the notebook again and fails when these outputs are stale.
 """
 
@@ -32,11 +33,15 @@ def executed(path: Path = NOTEBOOK) -> Any:
 
 
 def for_storage(nb: Any) -> Any:
-    """`nb` as it is stored: no widget views, widget state or run times."""
+    """`nb` as it is stored: no widget views, widget state, run times or execution counts."""
     nb.metadata.pop("widgets", None)
     for cell in nb.cells:
         cell.metadata.pop("execution", None)
+        if cell.cell_type == "code":
+            cell.execution_count = None
         for output in cell.get("outputs", []):
+            if "execution_count" in output:
+                output["execution_count"] = None
             output.get("data", {}).pop(WIDGET, None)
             output.get("metadata", {}).pop(WIDGET, None)
     return nb

@@ -281,3 +281,14 @@ def test_every_widget_fits_its_cell_on_a_tablet_and_a_phone(browser: Any, lab: s
             assert overflowing(widget) == [], (name, width)
     finally:
         page.context.close()
+
+
+def test_fig7_times_a_layer_in_the_kernel(notebook: Any) -> None:
+    # the page asks its server; the widget asks the kernel (there is no lesson server here)
+    widget = run(notebook, "tk = widgets.tokens(").locator(".attnlab-nb")
+    timing = widget.locator(".layer-timing")
+    notebook.wait_for_function(
+        "el => Number(el.dataset.nTimed) > 0", arg=timing.element_handle(), timeout=60_000
+    )
+    assert "not measured" not in timing.inner_text()
+    assert int(timing.get_attribute("data-n-timed")) <= 401  # the notebook's n, rounded down

@@ -98,4 +98,5 @@ def test_the_stored_notebook_shows_pictures_and_stays_small() -> None:
     assert not any(WIDGET in o.data for o in shown)  # no view without its kernel
     assert "widgets" not in nb.metadata
     assert not any("execution" in c.metadata for c in nb.cells)  # no run times
+    assert all(c.execution_count is None for c in nb.cells if c.cell_type == "code")
     assert NOTEBOOK.stat().st_size < MAX_BYTES

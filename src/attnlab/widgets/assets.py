@@ -23,6 +23,7 @@ OWN_STRINGS = Path(__file__).parent / "i18n"  # the widgets' own (attention_map)
 PROTOCOL: dict[str, Any] = json.loads((Path(__file__).parent / "protocol.json").read_text("utf-8"))
 SETTINGS_CHANNEL: str = PROTOCOL["channels"]["settings"]
 TRAINING_CHANNEL: str = PROTOCOL["channels"]["training"]
+API_CHANNEL: str = PROTOCOL["channels"]["api"]
 
 
 def bundle(figure: str) -> Path:
