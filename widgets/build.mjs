@@ -60,9 +60,9 @@ async function bundle(name, view) {
   });
 }
 
-/** One rule block of style.css by its selector (its custom properties, .sr-only). */
+/** One rule block of style.css by its selector (its custom properties, .sr-only, [hidden]). */
 function pageRule(css, selector) {
-  const found = css.match(new RegExp(`(^|\\n)${selector.replace(".", "\\.")}\\s*\\{[^}]*\\}`));
+  const found = css.match(new RegExp(`(^|\\n)${selector.replace(/[.[\]]/g, "\\$&")}\\s*\\{[^}]*\\}`));
   if (!found) throw new Error(`style.css has no ${selector} rule`);
   return found[0].trim();
 }
@@ -76,7 +76,8 @@ async function styles() {
   const sheets = files.map((f) => readFileSync(path.join(STATIC, "css", f), "utf8")
     .replace(WIDTH_QUERY, `@container ${CONTAINER} $1`));
   const vars = pageRule(page, ":root").replace(/^:root/, "&");
-  const nested = `${ROOT} {\n${vars}\n${pageRule(page, ".sr-only")}\n${own}\n${sheets.join("\n")}\n}\n`;
+  const global = [".sr-only", "[hidden]"].map((selector) => pageRule(page, selector)).join("\n");
+  const nested = `${ROOT} {\n${vars}\n${global}\n${own}\n${sheets.join("\n")}\n}\n`;
   const { code } = await esbuild.transform(nested, { loader: "css", target: TARGET, minify: true });
   writeFileSync(path.join(OUT, "widget.css"), code);
 }

@@ -48,6 +48,8 @@ def main(argv: list[str] | None = None) -> int:
                 target = run(page, source, timeout_s=180).locator(".attnlab-nb").last
                 if name == "training":
                     run(page, "tr.train(600)", timeout_s=180)
+                if name == "tokens":  # its layer, timed in the kernel
+                    target.locator(".layer-timing[data-n-timed]").wait_for(timeout=60_000)
                 target.scroll_into_view_if_needed()
                 page.wait_for_timeout(600)
                 path = args.out / f"{name}-{width}.png"

@@ -172,7 +172,7 @@ def notebook(browser: Any, lab: str) -> Iterator[Any]:
 
 
 # every element (not inside an SVG drawing or the screen-reader text) past the output area's right
-# edge, and every element that scrolls sideways
+# edge, every element that scrolls sideways, and every hidden one that is drawn all the same
 OVERFLOW_JS = """(root) => {
   const area = root.closest(".jp-OutputArea-output") ?? root.parentElement;
   const right = area.getBoundingClientRect().right + 1;
@@ -188,12 +188,16 @@ OVERFLOW_JS = """(root) => {
       out.push(`${name(el)} scrolls: ${el.scrollWidth} in ${el.clientWidth} px`);
     }
   }
+  for (const el of root.querySelectorAll("[hidden]")) {
+    if (el.getClientRects().length) out.push(`${name(el)} is shown though hidden`);
+  }
   return [...new Set(out)].slice(0, 12);
 }"""
 
 
 def overflowing(widget: Any) -> list[str]:
-    """What in a widget reaches past its output area's right edge, or scrolls sideways."""
+    """What in a widget reaches past its output area's right edge, scrolls sideways, or is drawn
+    though hidden (a notebook's styles are not the page's)."""
     return widget.evaluate(OVERFLOW_JS)
 
 
