@@ -7,12 +7,11 @@
 // Every cell carries data-head/-part/-row/-col/-value/-peak; one tab stop per table, the arrow
 // keys move inside it, and pointing at or focusing a cell writes it out in the readout.
 
-import { objectColour } from "./colours.js";
+import { letterInk, objectColour } from "./colours.js";
 import { num } from "./format.js";
 import { divergingColour } from "./heatmap.js";
 import { html } from "./svg.js";
 import { headColour } from "./trainheads.js";
-import { DARK_INK } from "./trainscene.js";
 import { withSubscripts } from "./trainwords.js";
 
 const SUM = "sum"; // the part name of the summed row (vector task)
@@ -24,7 +23,7 @@ function swatch(parent, { t, name, tag = "th", scope = "col" }) {
   const th = html(tag, { scope, class: "cm-colour" }, parent);
   const chip = html("span", { class: "cm-swatch", "aria-hidden": "true", text: t(`colour.${name}.letter`) }, th);
   chip.style.background = objectColour(name);
-  chip.style.color = DARK_INK.has(name) ? "#1f2328" : "#fff";
+  chip.style.color = letterInk(name);
   html("span", { class: "sr-only", text: t(`colour.${name}`) }, th);
   return th;
 }

@@ -3,13 +3,11 @@
 // (how many blocks, which colour is A, and B for the vector task). Drawn from the figure's
 // settings and the run's latest prediction; the server's answers arrive over the socket.
 
-import { objectColour } from "./colours.js";
+import { DARK_INK, objectColour } from "./colours.js";
 import { select, stepper } from "./controls.js";
 import { drawPrediction, sceneLegend } from "./predictionmarks.js";
 import { html, el } from "./svg.js";
 import { tableScene } from "./table.js";
-
-export const DARK_INK = new Set(["yellow", "orange"]); // letters on light blocks are drawn dark
 
 /** The display scene from settings: blocks, valid target/second colours, B's index. */
 export function sceneFrom(s, slotColours) {
