@@ -25,6 +25,7 @@ from attnlab.tabletop.scenes import N_COLOURS
 
 FETCH_STEPS = 600  # F2.10: the fetch table is read after this many steps
 STRIP_SEEDS = tuple(range(20))  # F2.11: the strip of seeds FIG 2 shows
+STRIP_TASK, STRIP_HEADS = "vector", 2  # F2.11: the run of every seed (a strip button loads it)
 FAIL_CM = 3  # F2.11: a seed whose error is above this at runs.STEPS has failed
 DIAGONAL_SHARE = 0.95  # F2.10 over seeds: share of fetch seeds whose table is diagonal
 SPLIT_SHARE = 0.9  # F2.10 over seeds: share of vector seeds whose heads' tables split A/B
@@ -140,7 +141,7 @@ def strip(res: SweepResult) -> dict[str, list[Any]]:
 
 
 def check_f2_11(*, full: bool = False) -> ClaimResult:
-    res = swept("vector", 2, None if full else STRIP_SEEDS)
+    res = swept(STRIP_TASK, STRIP_HEADS, None if full else STRIP_SEEDS)
     per_seed = strip(res)
     failing = [i for i, f in enumerate(per_seed["failed"]) if f]
     same = [len(set(per_seed["looks_at"][i])) == 1 and None not in per_seed["looks_at"][i]
@@ -154,6 +155,8 @@ def check_f2_11(*, full: bool = False) -> ClaimResult:
         "lowest_weight": min(weights) if weights else None,
         "fail_cm": FAIL_CM,
         "most": MOST,
+        "task": STRIP_TASK,  # the run the page loads from a seed's button
+        "heads": STRIP_HEADS,
         "trained_steps": runs.STEPS,
         "seed_first": res.seeds[0],
         "seed_last": res.seeds[-1],

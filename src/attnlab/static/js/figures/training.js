@@ -14,7 +14,7 @@ import { button, numberInput, segmented } from "../lib/controls.js";
 import { errorCurves } from "../lib/errorcurves.js";
 import { count } from "../lib/format.js";
 import { headCurves } from "../lib/headcurves.js";
-import { seedStrip, STRIP_RUN } from "../lib/seedstrip.js";
+import { seedStrip } from "../lib/seedstrip.js";
 import { html } from "../lib/svg.js";
 import { linkedSteps, STEP_PARAM } from "../lib/trainlink.js";
 import { trainingReadouts } from "../lib/trainreadouts.js";
@@ -111,7 +111,7 @@ export function mount(root, ctx) {
   const inside = html("div", { class: "inside" }, root);
   fig.table = colourMatch(inside, { t: fig.t, names: ctx.constants.colours });
   fig.strip = seedStrip(inside, { t: fig.t, defaultSeed: ctx.params.find((p) => p.name === "seed").default,
-    expected: claimsExpected(), onLoad: (seed) => fig.actions.configure({ ...STRIP_RUN, seed }) });
+    expected: claimsExpected(), onLoad: (setting) => fig.actions.configure(setting) });
   const stopValues = onClaimValues((values) => fig.strip.values(values));
   fig.views = runViews(fig);
   fig.socket = trainSocket({ onMessage: (msg) => {

@@ -155,8 +155,8 @@ export function colourMatch(parent, { t, names }) {
       for (const [part, cells] of Object.entries(parts)) {
         const sum = part === SUM;
         const marked = sum ? 0 : Number(part) === 1 ? second : target; // the instruction's row
-        // the summed row's peak is the largest of its six scores (the engine rings the others)
-        const sumPeak = sum && cm?.scores ? cm.scores[h].indexOf(Math.max(...cm.scores[h])) : -1;
+        // the summed row's peak: the engine's score_peaks, as row_peaks for the table's rows
+        const sumPeak = sum && cm?.score_peaks ? cm.score_peaks[h] : -1;
         cells.forEach((row, i) => {
           row[0].parentElement.classList.toggle("is-instruction", !sum && i === marked);
           row.forEach((cell, c) => {

@@ -12,16 +12,17 @@ import { withSubscripts } from "./trainwords.js";
 
 const CLAIM = "F2.11";
 const FLOOR_CLAIM = "F2.5"; // one head's floor on the vector task
-// the run F2.11 sweeps (claims/fig2_inside.py: swept("vector", 2, …)): what a seed button loads
-export const STRIP_RUN = Object.freeze({ task: "vector", heads: 2 });
 
 /** One seed of the strip, from the per-seed lists: {seed, cm, failed, looks, weights}. */
 const seedAt = (p, i) => ({ seed: p.seed[i], cm: p.final_cm[i], failed: p.failed[i], looks: p.looks_at[i],
   weights: p.head_weight[i] });
 
+/** The run F2.11 trained every seed of the strip with (its values task and heads). */
+const stripRun = (v) => ({ task: v.task, heads: v.heads });
+
 /**
- * The strip in `parent`. defaultSeed: the figure's default (its seed param); onLoad(seed) loads
- * a seed (with STRIP_RUN). Returns {values(v), show(settings), relabel()}: values() takes every
+ * The strip in `parent`. defaultSeed: the figure's default (its seed param); onLoad(settings)
+ * loads a seed: {task, heads, seed}, the run F2.11 trained it with. Returns {values(v), show(settings), relabel()}: values() takes every
  * claim-values answer, show() the figure's settings (which seed is loaded).
  */
 export function seedStrip(parent, { t, defaultSeed, onLoad, expected }) {
@@ -37,7 +38,7 @@ export function seedStrip(parent, { t, defaultSeed, onLoad, expected }) {
   let settings = {};
 
   /** One seed's button: what it shows is what it is called (words beside the symbols). */
-  function seedButton(parent, s) {
+  function seedButton(parent, s, run) {
     const b = html("button", { type: "button", class: `seed${s.failed ? " is-failed" : ""}`, "data-seed": s.seed,
       "data-failed": String(s.failed) }, parent);
     const n = html("span", { class: "seed-n" }, b);
@@ -51,7 +52,7 @@ export function seedStrip(parent, { t, defaultSeed, onLoad, expected }) {
     const state = html("span", { class: "seed-state" }, b);
     html("span", { text: s.failed ? "✕ " : "✓ ", "aria-hidden": "true" }, state);
     state.append(t(s.failed ? "ss.failed" : "ss.learned"));
-    b.addEventListener("click", () => onLoad(s.seed));
+    b.addEventListener("click", () => onLoad({ ...run, seed: s.seed }));
   }
 
   function render() {
@@ -65,13 +66,13 @@ export function seedStrip(parent, { t, defaultSeed, onLoad, expected }) {
     const p = v.per_seed;
     title.textContent = t("ss.title", { n: p.seed.length, steps: v.trained_steps, fail: v.fail_cm });
     note.textContent = t("ss.note");
-    p.seed.forEach((_, i) => seedButton(html("li", {}, list), seedAt(p, i)));
+    p.seed.forEach((_, i) => seedButton(html("li", {}, list), seedAt(p, i), stripRun(v)));
   }
 
   /** The figure holds one of the strip's seeds: which (pressed), and for a failed one, why. */
   function showLoaded() {
     const v = values?.[CLAIM];
-    const inStrip = v?.per_seed && settings.task === STRIP_RUN.task && Number(settings.heads) === STRIP_RUN.heads;
+    const inStrip = v?.per_seed && settings.task === v.task && Number(settings.heads) === v.heads;
     for (const b of list.querySelectorAll("button")) {
       b.setAttribute("aria-pressed", String(Boolean(inStrip) && Number(b.dataset.seed) === Number(settings.seed)));
     }
