@@ -76,6 +76,18 @@ def _toward(v: tuple[float, float], length: float) -> list[float]:
     return [x * length / math.hypot(*v) for x in v]
 
 
+TRAINED = (("fetch", 1, 600), ("vector", 2, None), ("vector", 2, 0))  # steps; None: the claims'
+
+
+def _trained(task: str, heads: int, steps: int | None) -> dict[str, Any]:
+    """FIG 2 as the page's try-its read it: the records so far and the colour-match readout."""
+    from attnlab.claims.tabletop_runs import trained
+
+    tr = trained(task, heads, steps=steps)  # the claims' cached runs (F2.10)
+    settings = {"task": task, "heads": heads, "n_objects": 4}
+    return {"settings": settings, "history": tr.history, "colour_match": tr.colour_match()}
+
+
 def _figure_data() -> dict[str, list[dict[str, Any]]]:
     """Real answers of the figures, in states that meet and that miss the lesson's conditions."""
     from attnlab.figures.lookup import DEFAULT_KEYS
@@ -105,6 +117,7 @@ def _figure_data() -> dict[str, list[dict[str, Any]]]:
         {"settings": {"task": t, "heads": h, "n_objects": n}, "history": history[:k]}
         for t, h, n, k in (("fetch", 1, 6, 20), ("vector", 1, 4, 80), ("vector", 2, 4, 3))
     ]
+    out["training"] += [_trained(task, heads, steps) for task, heads, steps in TRAINED]
     out["position"] += [{**out["position"][0], "settings": {"shift": s}} for s in (2, 3)]
     return out
 

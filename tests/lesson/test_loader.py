@@ -13,16 +13,16 @@ from typing import Any
 import pytest
 
 from attnlab import lesson
-from attnlab.claims import CLAIM_IDS
+from attnlab.claims import CLAIM_IDS, fig2_inside, tabletop_runs
 from attnlab.figures import compute_figure, registry
 from attnlab.lesson import LessonError, evaluate, loader, parse_condition
 from attnlab.lesson import values as lesson_values
 from attnlab.lesson.blocks import FIGURES, Context, render_inline, render_tex
 
 CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
-# Try-it tasks per figure, as the spec has them (FIG 1: 2, FIG 2: 3, …).
+# Try-it tasks per figure: the spec's (FIG 1: 2, FIG 2: 3, …) and issue 13's (FIG 2: 2 more, …).
 TRIES_PER_FIGURE = {
-    "lookup": 2, "training": 3, "scaling": 1, "position": 2, "depth": 2, "kv-cache": 1, "tokens": 3,
+    "lookup": 2, "training": 5, "scaling": 1, "position": 2, "depth": 2, "kv-cache": 1, "tokens": 3,
     "flash": 1,
 }  # fmt: skip
 
@@ -195,7 +195,7 @@ def test_hl_becomes_html_data_and_unknown_keys_are_refused(lessons) -> None:
 def test_exercises_have_four_options_one_correct_and_feedback_on_each() -> None:
     for lang in lesson.LANGS:
         found = lesson.exercises(lang)
-        assert [e["id"] for e in found] == ["E1", "E2", "E3", "E4", "E5", "E6"]
+        assert [e["id"] for e in found] == ["E1", "E2", "E3", "E4", "E5", "E6", "E7"]
         for e in found:
             assert len(e["options"]) == 4, (lang, e["id"])
             assert sum(o["correct"] for o in e["options"]) == 1, (lang, e["id"])
@@ -351,7 +351,17 @@ def _live_cases() -> list[tuple[str, int, dict[str, Any]]]:
         ("two-heads", 0, run("vector", 1, [30.0] + [28.0] * 60)),
         ("two-heads", 1, run("vector", 2, [30.0, 2.5])),
         ("rope-shift", 0, {"settings": {"m": 6, "n": 10, "shift": 3}}),
+        ("colour-table", 0, _trained("fetch", 1, steps=fig2_inside.FETCH_STEPS)),
+        ("colour-table", 1, _trained("vector", 2)),
+        ("failed-seed", 0, run("vector", 2, [30.0] * 60 + [30.5])),
     ]
+
+
+def _trained(task: str, heads: int, steps: int | None = None) -> dict[str, Any]:
+    """FIG 2's try-it data ({settings, history, colour_match}) of the default seed's claim run."""
+    tr = tabletop_runs.trained(task, heads, steps=steps)  # cached: F2.10's own runs
+    settings = {"task": task, "heads": heads, "seed": tr.config.seed, "n_objects": 4}
+    return {"settings": settings, "history": tr.history, "colour_match": tr.colour_match()}
 
 
 def test_every_try_stage_is_reached_by_what_the_text_asks_for() -> None:
@@ -370,6 +380,25 @@ def test_every_try_stage_is_reached_by_what_the_text_asks_for() -> None:
     # FIG 8: a tile that did not raise m ticks nothing; its default is tile 4 at the first tile
     assert not evaluate(conditions["one-key"][1], compute_figure("flash", {"tile": 1, "step": 3}))
     assert not evaluate(conditions["one-key"][0], compute_figure("flash", {}))
+    # FIG 2: an untrained table peaks off the diagonal; the default seed learns the vector task
+    assert not evaluate(conditions["colour-table"][0], compute_figure("training", {}))
+    untrained = compute_figure("training", {"task": "vector", "heads": 2})
+    assert not evaluate(conditions["colour-table"][1], untrained)
+    assert not evaluate(conditions["failed-seed"][0], _trained("vector", 2))
+
+
+def test_the_failed_seed_try_it_asks_for_f2_11s_run_and_threshold() -> None:
+    """The condition's numbers are the claim's: a run to tabletop_runs.STEPS, above FAIL_CM."""
+    (condition,) = next(t["when"] for t in lesson.tries() if t["id"] == "failed-seed")
+    steps, fail_cm = tabletop_runs.STEPS, fig2_inside.FAIL_CM
+
+    def at(step: int, err: float) -> dict[str, Any]:
+        record = {"step": step, "attn_err_cm": err}
+        return {"settings": {"task": "vector", "heads": 2}, "history": [record]}
+
+    assert evaluate(condition, at(steps, fail_cm + 0.01))
+    assert not evaluate(condition, at(steps, fail_cm))
+    assert not evaluate(condition, at(steps - 1, fail_cm + 10))
 
 
 # --- slots: the text for the page, which fills the numbers as they are measured ------------------
