@@ -81,7 +81,7 @@ TRAINED = (("fetch", 1, 600), ("vector", 2, None), ("vector", 2, 0))  # steps; N
 
 def _trained(task: str, heads: int, steps: int | None) -> dict[str, Any]:
     """FIG 2 as the page's try-its read it: the records so far and the colour-match readout."""
-    from attnlab.claims.tabletop_runs import trained
+    from attnlab.claims.fig2_runs import trained
 
     tr = trained(task, heads, steps=steps)  # the claims' cached runs (F2.10)
     settings = {"task": task, "heads": heads, "n_objects": 4}
