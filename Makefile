@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup serve train test lint bench browser nginx clean widgets
+.PHONY: setup serve train test lint bench browser nginx clean widgets notebook
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -46,6 +46,11 @@ $(WIDGET_TOOLS): widgets/package-lock.json
 # Rebuild the bundles in src/attnlab/widgets/bundles after a view, lib module or sheet changed.
 widgets: $(WIDGET_TOOLS)
 	cd widgets && node build.mjs
+
+# Store the tutorial's outputs (its PNGs and text, for readers without a kernel) after a figure,
+# its drawing or the notebook changed: tests/widgets/test_notebook.py fails when they are stale.
+notebook: $(STAMP)
+	$(BIN)/python docs/notebooks/outputs.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks

@@ -2,9 +2,10 @@
 // adapter (src/adapter.js) into one ES module per widget, as anywidget loads them, and the
 // page's figure styles into one sheet scoped to the widget's root:
 //   node build.mjs [OUT_DIR]        (default: ../src/attnlab/widgets/bundles)
-// The page itself runs the same modules unbundled. Two modules are put in place of the page's
-// own for the views: lib/viewstrings.js (catalogues come from the kernel, not a fetch) and
-// lib/trainsocket.js (FIG 2 talks to the kernel over the widget's comm, not a WebSocket).
+// The page itself runs the same modules unbundled. Some modules are put in place of the page's
+// own for the views: lib/viewstrings.js (catalogues come from the kernel, not a fetch),
+// lib/trainsocket.js (FIG 2 talks to the kernel over the widget's comm, not a WebSocket), and
+// lib/layertiming.js and lib/framepicker.js (FIG 7's timing and frame upload ask the kernel).
 // The output depends only on the sources, so tests/widgets/test_bundles.py rebuilds it into a
 // temporary folder and compares, byte for byte, with the committed bundles.
 
@@ -20,13 +21,18 @@ const OUT = path.resolve(process.argv[2] ?? path.join(HERE, "..", "src", "attnla
 const TARGET = ["chrome100", "firefox100", "safari15"]; // notebook front-ends of the last years
 const SHEETS = ["figures.css", "panels.css"]; // the page's figure styles, then css/figures/*.css
 const ROOT = ".attnlab-nb"; // the adapter's root element: every rule is scoped under it
+// A page rule for a narrow screen (@media (max-width: …), the figure then about as wide as the
+// screen) asks, in a notebook, how wide the widget's root is: a cell is narrower than the window.
+const WIDTH_QUERY = /@media\s*(\((?:min|max)-width:[^)]*\)(?:\s*and\s*\((?:min|max)-width:[^)]*\))*)/g;
+const CONTAINER = "attnlab-nb"; // the root's container name (widget.css)
 
 // the page's module → its notebook stand-in, for every importer but the stand-in itself
-const STAND_INS = { "viewstrings.js": "strings.js", "trainsocket.js": "kernelsocket.js" };
+const STAND_INS = { "viewstrings.js": "strings.js", "trainsocket.js": "kernelsocket.js",
+  "layertiming.js": "kernelapi.js", "framepicker.js": "kernelapi.js" };
 const standIns = {
   name: "notebook-stand-ins",
   setup(build) {
-    build.onResolve({ filter: /\/lib\/(viewstrings|trainsocket)\.js$/ }, (args) => {
+    build.onResolve({ filter: /\/lib\/(viewstrings|trainsocket|layertiming|framepicker)\.js$/ }, (args) => {
       const own = path.join(HERE, "src", STAND_INS[path.basename(args.path)]);
       return args.importer === own ? undefined : { path: own };
     });
@@ -54,9 +60,9 @@ async function bundle(name, view) {
   });
 }
 
-/** One rule block of style.css by its selector (its custom properties, .sr-only). */
+/** One rule block of style.css by its selector (its custom properties, .sr-only, [hidden]). */
 function pageRule(css, selector) {
-  const found = css.match(new RegExp(`(^|\\n)${selector.replace(".", "\\.")}\\s*\\{[^}]*\\}`));
+  const found = css.match(new RegExp(`(^|\\n)${selector.replace(/[.[\]]/g, "\\$&")}\\s*\\{[^}]*\\}`));
   if (!found) throw new Error(`style.css has no ${selector} rule`);
   return found[0].trim();
 }
@@ -67,9 +73,11 @@ async function styles() {
   const own = readFileSync(path.join(HERE, "src", "widget.css"), "utf8");
   const figureSheets = readdirSync(path.join(STATIC, "css", "figures")).filter((f) => f.endsWith(".css"));
   const files = [...SHEETS, ...figureSheets.sort().map((f) => path.join("figures", f))];
-  const sheets = files.map((f) => readFileSync(path.join(STATIC, "css", f), "utf8"));
+  const sheets = files.map((f) => readFileSync(path.join(STATIC, "css", f), "utf8")
+    .replace(WIDTH_QUERY, `@container ${CONTAINER} $1`));
   const vars = pageRule(page, ":root").replace(/^:root/, "&");
-  const nested = `${ROOT} {\n${vars}\n${pageRule(page, ".sr-only")}\n${own}\n${sheets.join("\n")}\n}\n`;
+  const global = [".sr-only", "[hidden]"].map((selector) => pageRule(page, selector)).join("\n");
+  const nested = `${ROOT} {\n${vars}\n${global}\n${own}\n${sheets.join("\n")}\n}\n`;
   const { code } = await esbuild.transform(nested, { loader: "css", target: TARGET, minify: true });
   writeFileSync(path.join(OUT, "widget.css"), code);
 }

@@ -56,6 +56,31 @@ def test_a_wrong_engine_would_fail_the_equality_claim(monkeypatch):
     assert not result.ok and result.values["max_diff_plain"] > 1e-3
 
 
+def test_a_tiled_engine_that_builds_the_full_matrix_fails_the_memory_claim(monkeypatch):
+    # it tiles, gives the right output and reports n × tile scores held, but first builds the
+    # n × n scores (and drops them at once): only the measured allocation can tell
+    real = fig8.flash_attention
+
+    def full_first(q, k, v, *, tile, causal=False):
+        scores = q @ k.T  # (n, n)
+        del scores
+        return real(q, k, v, tile=tile, causal=causal)
+
+    monkeypatch.setattr(fig8, "flash_attention", full_first)
+    result = fig8.CHECKS[1].run()
+    assert result.values["peak"] == fig8.LONG_N * fig8.LONG_TILE  # its own count is fine
+    assert result.values["allocated_blocks"] > result.values["full_blocks"]
+    assert not result.ok
+
+
+def test_the_memory_claim_measures_allocations_not_the_engine_s_count(results):
+    values = results["F8.2"].values
+    assert 1 <= values["allocated_blocks"] <= fig8.BLOCKS_MAX  # at least the one score block
+    assert values["full_blocks"] == fig8.LONG_N // fig8.LONG_TILE > fig8.BLOCKS_MAX
+    held = fig8.peak_allocated(lambda: float(np.ones((fig8.LONG_N, fig8.LONG_N)).sum()))
+    assert held >= 8 * fig8.LONG_N**2  # a temporary, freed before fn returns, is counted
+
+
 def test_conditions_are_translated_with_the_engines_thresholds(results):
     for lang in lesson.LANGS:
         catalogue = json.loads((I18N / f"{lang}.json").read_text("utf-8"))

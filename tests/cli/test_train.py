@@ -30,6 +30,8 @@ def test_json_has_config_history_and_summary(capsys):
     s = data["summary"]
     assert {"first_below_3cm", "first_below_2cm", "first_below_1cm"} <= set(s)
     assert s["first_below_1cm"] is None  # 60 steps are far too few
+    table = data["colour_match"]  # the model at the end: per head A's part and B's, 6 × 6
+    assert len(table["table"]) == 2 and len(table["table"][0]) == 2 and len(table["peaks"]) == 2
 
 
 def test_summary_names_the_steps_and_both_models(capsys):
@@ -37,6 +39,7 @@ def test_summary_names_the_steps_and_both_models(capsys):
     assert code == 0
     assert "first below 3 cm at step" in out and "2 cm at step" in out
     assert "attention" in out and "MLP" in out and "on the target" in out
+    assert "colour match peaks on target 100%" in out  # 300 fetch steps: the table is diagonal
 
 
 def test_sweep_reports_the_distribution(capsys):

@@ -21,6 +21,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,17 @@ SETTINGS = {  # JupyterLab's user settings for this run only
     "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
 }
 START_S = 60  # JupyterLab's first start builds nothing, but imports a lot on a busy machine
+# each widget of the notebook → the source of the cell that shows it
+WIDGET_CELLS = {
+    "lookup": "lk = widgets.lookup(",
+    "training": "tr = widgets.training(",
+    "attention-map": "am = widgets.attention_map(",
+    "scaling": "sc = widgets.scaling(",
+    "position": "ps = widgets.position()",
+    "depth": "dp = widgets.depth()",
+    "kv-cache": "kv = widgets.kv_cache()",
+    "tokens": "tk = widgets.tokens(",
+}
 
 
 def free_port() -> int:
@@ -56,10 +68,10 @@ def _wait_up(url: str, proc: subprocess.Popen[bytes]) -> None:
     raise RuntimeError("JupyterLab did not start")
 
 
-@pytest.fixture(scope="module")
-def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """JupyterLab on 127.0.0.1:<free port>, token-protected; yields the notebook's URL."""
-    home = tmp_path_factory.mktemp("jupyter")
+@contextmanager
+def jupyterlab(home: Path) -> Iterator[str]:
+    """JupyterLab on 127.0.0.1:<free port>, token-protected, everything of it under `home`;
+    yields the notebook's URL."""
     (home / "root").mkdir()
     shutil.copy(NOTEBOOK, home / "root" / NOTEBOOK.name)
     for name, values in SETTINGS.items():
@@ -91,6 +103,12 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             proc.kill()
             proc.wait()
         log.close()
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with jupyterlab(tmp_path_factory.mktemp("jupyter")) as url:
+        yield url
 
 
 def cell(page: Any, text: str) -> Any:
@@ -125,21 +143,62 @@ def new_cell(page: Any, code: str) -> None:
     run(page, code)
 
 
-@pytest.fixture(scope="module")
-def notebook(browser: Any, lab: str) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="en-US")
+def open_notebook(browser: Any, url: str, width: int = 1400, height: int = 1000) -> Any:
+    """A page with the notebook open and its kernel ready; `widgets` imported. Below 1000 px
+    the file browser is closed, as a reader on a small screen does: the notebook gets the width."""
+    context = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
     context.set_default_timeout(30_000)
     page = context.new_page()
-    page.goto(lab)
+    page.goto(url)
     page.wait_for_selector(".jp-Notebook .jp-CodeCell")
     # the kernel is connected once the status bar names it idle (the toolbar's indicator says
     # "idle" before the kernel is there, and a cell run then is dropped)
     page.locator(".jp-StatusBar-Widget", has_text="| Idle").wait_for(timeout=90_000)
+    browser_tab = page.locator(".jp-SideBar.jp-mod-left .lm-TabBar-tab.lm-mod-current")
+    if width < 1000 and browser_tab.count():  # (the workspace may remember it closed)
+        browser_tab.click()
+        page.locator("#jp-left-stack").wait_for(state="hidden")
     run(page, "from attnlab import widgets")
+    return page
+
+
+@pytest.fixture(scope="module")
+def notebook(browser: Any, lab: str) -> Iterator[Any]:
+    page = open_notebook(browser, lab)
     try:
         yield page
     finally:
-        context.close()
+        page.context.close()
+
+
+# every element (not inside an SVG drawing or the screen-reader text) past the output area's right
+# edge, every element that scrolls sideways, and every hidden one that is drawn all the same
+OVERFLOW_JS = """(root) => {
+  const area = root.closest(".jp-OutputArea-output") ?? root.parentElement;
+  const right = area.getBoundingClientRect().right + 1;
+  const name = (el) => `${el.tagName.toLowerCase()}.${[...el.classList].join(".")}`;
+  const seen = (el) => el.getClientRects().length && !el.closest(".sr-only")
+    && !(el.closest("svg") && el.closest("svg") !== el);
+  const out = [...root.querySelectorAll("*")].filter(seen)
+    .filter((el) => el.getBoundingClientRect().right > right)
+    .map((el) => `${name(el)} to ${Math.round(el.getBoundingClientRect().right)} px`);
+  for (const el of [root, ...root.querySelectorAll("*")].filter(seen)) {
+    const scrolls = getComputedStyle(el).overflowX !== "visible";
+    if (scrolls && el.scrollWidth > el.clientWidth + 1) {
+      out.push(`${name(el)} scrolls: ${el.scrollWidth} in ${el.clientWidth} px`);
+    }
+  }
+  for (const el of root.querySelectorAll("[hidden]")) {
+    if (el.getClientRects().length) out.push(`${name(el)} is shown though hidden`);
+  }
+  return [...new Set(out)].slice(0, 12);
+}"""
+
+
+def overflowing(widget: Any) -> list[str]:
+    """What in a widget reaches past its output area's right edge, scrolls sideways, or is drawn
+    though hidden (a notebook's styles are not the page's)."""
+    return widget.evaluate(OVERFLOW_JS)
 
 
 def weights_printed(target: Any) -> tuple[str, str]:
@@ -199,6 +258,14 @@ def test_training_in_the_kernel_draws_the_curve_below_2_cm(notebook: Any) -> Non
     step = widget.locator("dd[data-key='step']")
     assert int(step.get_attribute("data-value")) == 600
     assert widget.locator(".curves-panel path").count() > 0
+    # the colour-match table follows the kernel's model (fetch at 600 steps: the diagonal); the
+    # seed strip needs the page's claim values, which a notebook does not measure: hidden
+    peaks = widget.locator("td.cm-cell.is-peak")
+    assert peaks.count() == 6
+    assert all(
+        c["row"] == c["col"] for c in peaks.evaluate_all("cs => cs.map((c) => ({...c.dataset}))")
+    )
+    assert widget.locator("[data-role=seed-strip]").is_hidden()
     # and the view's own buttons train in the kernel: "+25 steps", then Train and Pause
     widget.locator(".actions button", has_text="+25 steps").click()
     page.wait_for_function("el => el.dataset.value === '625'", arg=step.element_handle())
@@ -211,3 +278,29 @@ def test_training_in_the_kernel_draws_the_curve_below_2_cm(notebook: Any) -> Non
     paused = step.get_attribute("data-value")
     time.sleep(0.5)
     assert step.get_attribute("data-value") == paused
+
+
+@pytest.mark.parametrize("width", [768, 390])
+def test_every_widget_fits_its_cell_on_a_tablet_and_a_phone(browser: Any, lab: str, width: int):
+    # the cell is narrower than the screen (a phone's: ~270 px): the page's narrow layouts follow
+    # the widget's width (container queries) and the controls wrap, nothing is cut or scrolls
+    page = open_notebook(browser, lab, width=width, height=900)
+    try:
+        for name, source in WIDGET_CELLS.items():
+            widget = run(page, source, timeout_s=120).locator(".attnlab-nb").last
+            widget.locator(".fig-body > *").first.wait_for()
+            page.wait_for_timeout(300)  # the first answer drawn
+            assert overflowing(widget) == [], (name, width)
+    finally:
+        page.context.close()
+
+
+def test_fig7_times_a_layer_in_the_kernel(notebook: Any) -> None:
+    # the page asks its server; the widget asks the kernel (there is no lesson server here)
+    widget = run(notebook, "tk = widgets.tokens(").locator(".attnlab-nb")
+    timing = widget.locator(".layer-timing")
+    notebook.wait_for_function(
+        "el => Number(el.dataset.nTimed) > 0", arg=timing.element_handle(), timeout=60_000
+    )
+    assert "not measured" not in timing.inner_text()
+    assert int(timing.get_attribute("data-n-timed")) <= 401  # the notebook's n, rounded down

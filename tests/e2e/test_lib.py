@@ -215,3 +215,22 @@ def test_scales_ticks_and_number_formats(js) -> None:
     assert out["log"][1] == [0.3, 1, 3, 10, 30, 100]
     assert 0 < out["log"][0] < 300
     assert out["fmt"] == ["1.20e−4", "−3.14", "1.3", ".97", "1", "8\u2009194", "—"]
+
+
+def test_block_colours_are_the_engine_s_names_drawn_as_the_slides_draw_them(js) -> None:
+    from attnlab.export.style import OBJECT_COLOURS
+    from attnlab.tabletop.scenes import COLOURS
+
+    out = js(
+        """const C = await import("/static/js/lib/colours.js");
+           let unknown = null;
+           try { C.objectColour("magenta"); } catch (error) { unknown = error.message; }
+           return {hexes: C.OBJECT_COLOURS, dark: [...C.DARK_INK], unknown,
+                   ink: arg.map((name) => C.letterInk(name))};""",
+        COLOURS,
+    )
+    assert out["hexes"] == OBJECT_COLOURS  # the page and the slides draw a block alike
+    assert set(out["hexes"]) == set(COLOURS)  # no colour the engine does not name, none missing
+    assert set(out["dark"]) < set(COLOURS)
+    assert out["ink"].count("#fff") == len(COLOURS) - len(out["dark"])
+    assert "magenta" in out["unknown"]  # an unknown name is an error, not a guess

@@ -2,7 +2,8 @@
 read (tests/cases/): the try-it condition language (static/js/lib/condition.js against
 attnlab.lesson.conditions: the shared cases, and every condition of the lesson on the figures'
 real data), the number formatting of the lesson's text (lib/lessonvalues.js, values.json) and
-the reading of settings from the URL (lib/state.js against attnlab.params, settings.json)."""
+the reading of settings from the URL (lib/state.js against attnlab.params, settings.json) and
+the number slots of the claims panel's strings (lib/lessonvalues.js, slots.json)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ CASES = Path(__file__).parents[1] / "cases"
 _SHARED = json.loads((CASES / "conditions.json").read_text("utf-8"))
 VALUES = json.loads((CASES / "values.json").read_text("utf-8"))
 SETTINGS = json.loads((CASES / "settings.json").read_text("utf-8"))
+SLOTS = json.loads((CASES / "slots.json").read_text("utf-8"))
 DATA: dict[str, Any] = _SHARED["data"]
 CASES: list[tuple[str, Any]] = [tuple(case) for case in _SHARED["cases"]]
 
@@ -79,7 +81,7 @@ TRAINED = (("fetch", 1, 600), ("vector", 2, None), ("vector", 2, 0))  # steps; N
 
 def _trained(task: str, heads: int, steps: int | None) -> dict[str, Any]:
     """FIG 2 as the page's try-its read it: the records so far and the colour-match readout."""
-    from attnlab.claims.tabletop_runs import trained
+    from attnlab.claims.fig2_runs import trained
 
     tr = trained(task, heads, steps=steps)  # the claims' cached runs (F2.10)
     settings = {"task": task, "heads": heads, "n_objects": 4}
@@ -151,3 +153,19 @@ def test_the_page_reads_the_shared_settings(lib_page) -> None:
         {"specs": SETTINGS["specs"], "cases": SETTINGS["cases"]},
     )
     assert read == [value for _, _, value in SETTINGS["cases"]]
+
+
+def test_the_page_writes_the_shared_slots(lib_page) -> None:
+    from attnlab.lesson.blocks import PLACEHOLDER_RE
+
+    written = lib_page.evaluate(
+        """async ({values, texts}) => {
+             const V = await import("/static/js/lib/lessonvalues.js");
+             const { escapeHTML } = await import("/static/js/lib/format.js");
+             return {source: V.PLACEHOLDER.source,
+                     html: texts.map((text) => V.slotsHTML(escapeHTML(text), values))};
+           }""",
+        {"values": SLOTS["values"], "texts": [text for text, _ in SLOTS["cases"]]},
+    )
+    assert written["source"] == PLACEHOLDER_RE.pattern  # the same placeholder syntax
+    assert written["html"] == [html for _, html in SLOTS["cases"]]

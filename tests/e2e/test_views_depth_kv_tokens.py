@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from attnlab.figures import compute_figure
+from attnlab.figures import compute_figure, kv_cache
 
 pytestmark = pytest.mark.e2e
 
@@ -37,7 +37,7 @@ def test_each_view_draws_without_errors(open_lesson, recorder) -> None:
     page.wait_for_selector("#fig-kv-cache [data-key=so-far][data-value]")
     page.wait_for_selector("#fig-tokens .readouts [data-readout=tokens][data-value]")
     assert page.locator("#fig-depth .cosine-map .heat-cell").count() == 64
-    assert page.locator("#fig-kv-cache .cell").count() == 14 * 14
+    assert page.locator("#fig-kv-cache .cell").count() == len(kv_cache.TOKENS) ** 2
     assert page.locator("#fig-tokens .flop-chart path.series:is(.linear, .attention)").count() == 2
     for name in OWN_FIGURES:
         assert page.locator(f"#fig-{name} .fig-error:not([hidden])").count() == 0, name

@@ -153,6 +153,17 @@ def test_a_trained_training_slide_shows_the_trained_models(tmp_path: Path) -> No
     assert data["history"][-1]["attn_err_cm"] < 3  # trained: the lesson's fetch below 3 cm
 
 
+def test_the_training_slide_opens_the_model(tmp_path: Path) -> None:
+    """Vector, two heads: a table per head and part, and each head's weight on A and on B."""
+    settings = {"task": "vector", "heads": "2"}
+    (path,) = export_figures("training", settings, {"svg": tmp_path / "v.svg"}, train_steps=50)
+    text = path.read_text("utf-8")
+    assert "Colour match" in text and "mean weight on A and on B" in text
+    for title in ("head 1 · rows: A", "head 1 · rows: B", "head 2 · rows: A", "head 2 · rows: B"):
+        assert title in text
+    assert "head 2 on B" in text and "head 3" not in text  # the legend: two heads, A and B each
+
+
 def test_only_the_training_figure_can_be_trained(tmp_path: Path) -> None:
     with pytest.raises(ParamError, match="only the training figure"):
         export_figures("lookup", {}, {"png": tmp_path / "x.png"}, train_steps=10)

@@ -5,7 +5,7 @@ import json
 import numpy as np
 import pytest
 
-from attnlab.figures import compute_figure
+from attnlab.figures import compute_figure, describe_figure
 from attnlab.params import ParamError
 
 
@@ -16,6 +16,15 @@ def test_default_is_causal_with_cache_after_the_last_action():
     assert data["count_total"] == data["count_so_far"] == 105
     assert data["rows_computed"] == [13] and data["count_now"] == 14
     json.dumps(data)
+
+
+def test_the_view_s_constants_are_the_sequence_the_data_is_about():
+    # the view sizes and labels its grid from these before its first answer
+    constants = describe_figure("kv-cache")["constants"]
+    for step in (0, 8):
+        data = compute_figure("kv-cache", {"step": step})
+        assert constants == {"tokens": data["tokens"], "n_prefix": data["n_prefix"]}
+        assert len(data["cells"]) == len(constants["tokens"])
 
 
 @pytest.mark.parametrize("mask", ["causal", "block", "bidirectional"])

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from attnlab import lesson
-from attnlab.claims import CLAIM_IDS, fig2_inside, tabletop_runs
+from attnlab.claims import CLAIM_IDS, fig2_inside, fig2_runs
 from attnlab.figures import compute_figure, registry
 from attnlab.lesson import LessonError, evaluate, loader, parse_condition
 from attnlab.lesson import values as lesson_values
@@ -359,7 +359,7 @@ def _live_cases() -> list[tuple[str, int, dict[str, Any]]]:
 
 def _trained(task: str, heads: int, steps: int | None = None) -> dict[str, Any]:
     """FIG 2's try-it data ({settings, history, colour_match}) of the default seed's claim run."""
-    tr = tabletop_runs.trained(task, heads, steps=steps)  # cached: F2.10's own runs
+    tr = fig2_runs.trained(task, heads, steps=steps)  # cached: F2.10's own runs
     settings = {"task": task, "heads": heads, "seed": tr.config.seed, "n_objects": 4}
     return {"settings": settings, "history": tr.history, "colour_match": tr.colour_match()}
 
@@ -388,9 +388,9 @@ def test_every_try_stage_is_reached_by_what_the_text_asks_for() -> None:
 
 
 def test_the_failed_seed_try_it_asks_for_f2_11s_run_and_threshold() -> None:
-    """The condition's numbers are the claim's: a run to tabletop_runs.STEPS, above FAIL_CM."""
+    """The condition's numbers are the claim's: a run to fig2_runs.STEPS, above FAIL_CM."""
     (condition,) = next(t["when"] for t in lesson.tries() if t["id"] == "failed-seed")
-    steps, fail_cm = tabletop_runs.STEPS, fig2_inside.FAIL_CM
+    steps, fail_cm = fig2_runs.STEPS, fig2_inside.FAIL_CM
 
     def at(step: int, err: float) -> dict[str, Any]:
         record = {"step": step, "attn_err_cm": err}
@@ -595,9 +595,9 @@ def _condition_slots_resolve(sentence: str, cid: str, values: dict[str, Any], ti
 @pytest.fixture(scope="module")
 def every_check_result() -> list[tuple[bool, Any]]:
     """(slow, result) of every check of the registry, the sweeps cut to a few seeds."""
-    from attnlab.claims import all_checks, fig2, fig3, fig4, fig5, tabletop_runs
+    from attnlab.claims import all_checks, fig2, fig2_runs, fig3, fig4, fig5
 
-    small = {(tabletop_runs, "SWEEP_SEEDS"): (0, 1), (fig3, "SWEEP_SEEDS"): 2}
+    small = {(fig2_runs, "SWEEP_SEEDS"): (0, 1), (fig3, "SWEEP_SEEDS"): 2}
     small |= {(fig4, "SWEEP_LAYERS"): 3}
     small |= {(fig5, "FAST_SEEDS"): range(2), (fig5, "FULL_SEEDS"): range(3)}
     with pytest.MonkeyPatch.context() as mp:

@@ -97,3 +97,4 @@ def test_the_scores_under_one_instruction_are_its_row_of_every_instruction():
     readout = trainer.colour_match(2, 5)
     assert readout["scores"] == every[:, VECTOR_INSTRUCTIONS.index((2, 5))].tolist()
     assert readout["row_peaks"] == table.argmax(axis=-1).tolist()
+    assert readout["score_peaks"] == np.argmax(readout["scores"], axis=-1).tolist()

@@ -18,6 +18,8 @@ def test_a_seed_in_a_sweep_draws_the_curve_of_a_single_run():
         alone = Trainer(TrainConfig(task="vector", heads=2, seed=seed))
         alone.advance(100)
         assert result.curve(seed) == alone.history  # exactly, number for number
+        table = result.tables[result.seeds.index(seed)]  # and the same model at the end
+        assert table.tolist() == alone.colour_match()["table"]
 
 
 def test_stats_and_json():

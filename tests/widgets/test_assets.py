@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -24,3 +25,24 @@ def test_a_missing_bundle_says_how_to_build_it() -> None:
     assert bundle("lookup") == BUNDLES / "lookup.js"
     with pytest.raises(FileNotFoundError, match="make widgets"):
         bundle("nope")
+
+
+def test_every_server_request_of_a_bundle_is_one_the_kernel_answers() -> None:
+    # a notebook has no lesson server: the kernel answers over the widget's comm. Only FIG 7 asks
+    # (its timing and frame upload, through widgets/src/kernelapi.js; the page's fetch stays in
+    # its bundle as lib/api.js's unused default)
+    from attnlab.widgets.tokens import FRAME_URL, TIMING_URL
+
+    for path in BUNDLES.glob("*.js"):
+        code = path.read_text("utf-8")
+        assert "WebSocket" not in code, path.name
+        asked = set(re.findall(r"/api/[a-z/]+", code))
+        assert asked == ({TIMING_URL, FRAME_URL} if path.name == "tokens.js" else set()), path.name
+        assert ("fetch(" in code) == bool(asked), path.name
+
+
+def test_the_message_names_are_the_protocol_file_s() -> None:
+    from attnlab.widgets.assets import API_CHANNEL, PROTOCOL, SETTINGS_CHANNEL, TRAINING_CHANNEL
+
+    assert tuple(PROTOCOL["channels"].values()) == (SETTINGS_CHANNEL, TRAINING_CHANNEL, API_CHANNEL)
+    assert f'"{TRAINING_CHANNEL}"' in (BUNDLES / "training.js").read_text("utf-8")  # bundled in

@@ -12,6 +12,7 @@ from attnlab.export import style
 from attnlab.figures import compute_figure, figure_module
 from attnlab.params import ParamError
 from attnlab.widgets import FIGURES
+from attnlab.widgets.base import NOTEBOOK_DPI
 from tests.widgets.conftest import from_view
 
 # figure → one change of its settings that changes its data, and one value its Params refuse
@@ -75,6 +76,7 @@ def test_the_static_fallback_is_the_figures_slide_png(name: str) -> None:
     png = base64.b64decode(data["image/png"])
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     pixels = matplotlib.image.imread(io.BytesIO(png), format="png")
-    width, height = (round(x * style.DPI) for x in style.FIGSIZE)
+    width, height = (round(x * NOTEBOOK_DPI) for x in style.FIGSIZE)  # the slide, drawn small
     assert abs(pixels.shape[1] - width) <= 2 and abs(pixels.shape[0] - height) <= 2
     assert pixels.std() > 0.05  # drawn, not blank
+    assert len(png) < 60_000  # a palette PNG: a notebook stores it

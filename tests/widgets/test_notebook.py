@@ -1,26 +1,32 @@
-"""The tutorial runs headless (nbclient, a real ipykernel) and says what it should."""
+"""The tutorial runs headless (nbclient, a real ipykernel), says what it should, and is stored
+with the outputs that run gives (docs/notebooks/outputs.py), for readers without a kernel."""
 
 from __future__ import annotations
 
+import base64
+import copy
+import importlib.util
+import io
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-NOTEBOOK = Path(__file__).resolve().parents[2] / "docs" / "notebooks" / "attention.ipynb"
-WIDGET = "application/vnd.jupyter.widget-view+json"
+OUTPUTS = Path(__file__).resolve().parents[2] / "docs" / "notebooks" / "outputs.py"
+_spec = importlib.util.spec_from_file_location("notebook_outputs", OUTPUTS)
+outputs = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(outputs)  # type: ignore[union-attr]
+NOTEBOOK, WIDGET = outputs.NOTEBOOK, outputs.WIDGET
+MAX_BYTES = 320_000  # the stored notebook: eight small PNGs and the text
+PIXEL_TOL = 0.02  # mean |Δ| of a stored PNG against a fresh one (0–1): font rendering, not content
 
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
 def executed():
-    import nbformat
-    from nbclient import NotebookClient
-
-    nb = nbformat.read(NOTEBOOK, as_version=4)
-    NotebookClient(nb, timeout=180, kernel_name="python3", allow_errors=False).execute()
-    return nb
+    return outputs.executed()
 
 
 def _text(nb) -> str:
@@ -50,4 +56,47 @@ def test_it_asks_the_exercises_questions() -> None:
     nb = nbformat.read(NOTEBOOK, as_version=4)
     questions = [c for c in nb.cells if c.cell_type == "markdown" and "*Question.*" in c.source]
     assert len(questions) == 7
-    assert all(not c.outputs for c in nb.cells if c.cell_type == "code")  # kept clean in git
+
+
+def _pixels(output) -> np.ndarray:
+    import matplotlib.image
+
+    return matplotlib.image.imread(io.BytesIO(base64.b64decode(output.data["image/png"])), "png")
+
+
+def _same_output(stored, fresh) -> None:
+    assert stored.output_type == fresh.output_type
+    if stored.output_type == "stream":
+        assert stored.text == fresh.text
+        return
+    assert stored.data["text/plain"] == fresh.data["text/plain"]
+    assert stored.metadata["attnlab"] == fresh.metadata["attnlab"]  # drawn from the same data
+    old, new = _pixels(stored), _pixels(fresh)
+    assert old.shape == new.shape and np.abs(old[..., :3] - new[..., :3]).mean() < PIXEL_TOL
+
+
+def test_the_stored_outputs_are_what_a_run_gives(executed) -> None:
+    import nbformat
+
+    stored = nbformat.read(NOTEBOOK, as_version=4)
+    fresh = outputs.for_storage(copy.deepcopy(executed))
+    for old, new in zip(stored.cells, fresh.cells, strict=True):
+        assert old.source == new.source
+        if old.cell_type != "code":
+            continue
+        assert len(old.outputs) == len(new.outputs), f"stale outputs: make notebook ({old.source})"
+        for a, b in zip(old.outputs, new.outputs, strict=True):
+            _same_output(a, b)
+
+
+def test_the_stored_notebook_shows_pictures_and_stays_small() -> None:
+    import nbformat
+
+    nb = nbformat.read(NOTEBOOK, as_version=4)
+    shown = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if "data" in o]
+    assert len(shown) == 8 and all(o.data["image/png"] for o in shown)  # GitHub shows these
+    assert not any(WIDGET in o.data for o in shown)  # no view without its kernel
+    assert "widgets" not in nb.metadata
+    assert not any("execution" in c.metadata for c in nb.cells)  # no run times
+    assert all(c.execution_count is None for c in nb.cells if c.cell_type == "code")
+    assert NOTEBOOK.stat().st_size < MAX_BYTES

@@ -45,3 +45,56 @@ def test_swapping_and_removing_the_frame() -> None:
 def test_a_bad_frame_is_refused() -> None:
     with pytest.raises(FrameError, match="float pixels must be finite and in"):  # a ValueError
         tokens(image=frame() * 2)
+
+
+def _answers(w, catch, *messages) -> list:
+    from attnlab.widgets.tokens import _WORKER, API_CHANNEL
+    from tests.widgets.conftest import from_view
+
+    sent = catch(w)
+    for i, message in enumerate(messages, 1):
+        from_view(w, API_CHANNEL, {**message, "id": i})
+    _WORKER.submit(lambda: None).result(timeout=60)  # the worker has answered them all
+    return sent.of(API_CHANNEL)
+
+
+def test_the_views_server_requests_are_answered_by_the_kernel(catch) -> None:
+    import base64
+    import io
+
+    from PIL import Image
+
+    png = io.BytesIO()
+    Image.fromarray((frame(120, 160) * 255).astype(np.uint8)).save(png, format="PNG")
+    image = "data:image/png;base64," + base64.b64encode(png.getvalue()).decode("ascii")
+    w = tokens()
+    timing_url, frame_body = "/api/tokens/timing?n=401&model=small", {"image": image}
+    timing, own = _answers(
+        w,
+        catch,
+        {"type": "get", "url": timing_url},
+        {"type": "post", "url": "/api/tokens/frame", "body": frame_body},
+    )
+    assert timing["type"] == "answer" and timing["id"] == 1 and timing["ok"]
+    assert timing["body"]["n"] == 401 and 0 < timing["body"]["n_timed"] <= 401
+    assert timing["body"]["plain"]["seconds"] > 0  # measured here, in the kernel
+    assert own["id"] == 2 and own["ok"] and own["body"]["source"]["width"] == 160
+    assert own["body"]["grids"][0]["count"] == (224 // own["body"]["grids"][0]["size"]) ** 2
+
+
+@pytest.mark.parametrize(
+    ("message", "error"),
+    [
+        ({"type": "get", "url": "/api/tokens/timing?n=0"}, "n: 0 is out of range"),
+        ({"type": "get", "url": "/api/tokens/timing?model=huge"}, "model: 'huge'"),
+        ({"type": "post", "url": "/api/tokens/frame", "body": {"image": "abc!"}}, "base64"),
+        (
+            {"type": "post", "url": "/api/tokens/frame", "body": {"image": "bm90IGFuIGltYWdl"}},
+            "not a PNG, JPEG or WebP",
+        ),
+        ({"type": "get", "url": "/api/claims"}, "the kernel answers GET /api/tokens/timing"),
+    ],
+)
+def test_a_refused_request_gets_the_servers_sentence(catch, message, error) -> None:
+    (answer,) = _answers(tokens(), catch, message)
+    assert answer["ok"] is False and error in answer["error"]

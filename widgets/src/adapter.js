@@ -1,30 +1,26 @@
 // One figure view of the page as an anywidget front-end. The page mounts a view with a ctx built
-// from its store and the figure API (static/js/lib/view.js); here the same ctx is built from the
-// widget's model, and the kernel stands in for the API:
+// from its store and the figure API (static/js/lib/view.js); here the same ctx is built
+// (lib/viewctx.js) from the widget's model, and the kernel stands in for the API:
 //   the reader's action → ctx.set → the page's own store (lib/state.js checks view-only values)
 //   → {type: "set", seq, settings} to the kernel → the figure's Params validate, compute()
 //   → the `data` trait → view.update(data); a refused value → the `error` trait, shown in the
 //   figure as the page shows an API error.
 // Settings changed from Python (w.settings = …) re-mount the view, as a pasted link does on the
-// page. Traits: figure, params, settings, data, error, lang, strings (attnlab.widgets.base).
+// page. Traits: figure, params, settings, data, error, lang, strings (attnlab.widgets.base); the
+// custom messages' names: ../../src/attnlab/widgets/protocol.json (the kernel reads it too).
 
-import { hl } from "../../src/attnlab/static/js/lib/highlight.js";
+import PROTOCOL from "../../src/attnlab/widgets/protocol.json";
 import { translator } from "../../src/attnlab/static/js/lib/i18n.js";
 import { createStore } from "../../src/attnlab/static/js/lib/state.js";
 import { clear, html } from "../../src/attnlab/static/js/lib/svg.js";
+import { createAnnouncer, mergeParams, viewContext } from "../../src/attnlab/static/js/lib/viewctx.js";
 import { withModel } from "./kernel.js";
 import { fillStrings } from "./strings.js";
 
+const { channels: CHANNELS, settings: MESSAGE } = PROTOCOL;
+
 // requestAnimationFrame does not fire in a hidden tab; a timer keeps the widget answering there
 const nextFrame = (fn) => (document.hidden ? setTimeout(fn, 16) : requestAnimationFrame(fn));
-
-/** The kernel's parameter descriptions, then the view-only ones they do not name (as the page's
- *  lib/view.js merges them; that module is not imported: it loads every view dynamically). */
-function mergeParams(apiParams, ...viewParams) {
-  const names = new Set(apiParams.map((p) => p.name));
-  const extra = viewParams.flat().filter((p) => p && !names.has(p.name) && names.add(p.name));
-  return [...apiParams, ...extra];
-}
 
 /** The view's figure data, settings and errors over one model; returns anywidget's cleanup. */
 function render(view, { model, el }) {
@@ -40,20 +36,8 @@ function render(view, { model, el }) {
   const body = html("div", { class: "fig-body" }, root);
   const errorBox = html("p", { class: "fig-error", role: "status", hidden: true }, root);
   const live = html("div", { class: "sr-only", "aria-live": "polite" }, root);
-  const announce = (text) => {
-    live.textContent = "";
-    setTimeout(() => { live.textContent = text; }, 30);
-  };
-  const ctx = {
-    t,
-    get lang() { return store.state.lang; },
-    get settings() { return store.settings(name); },
-    params: specs[name],
-    constants: model.get("constants") ?? {},
-    set: (partial) => store.set(name, partial),
-    hl,
-    announce,
-  };
+  const constants = model.get("constants") ?? {};
+  const ctx = viewContext(store, name, { t, params: specs[name], constants, announce: createAnnouncer(live) });
 
   const sync = { sent: 0, acked: 0, pending: null }; // the kernel's answers to our own changes
   let mounted = null;
@@ -97,7 +81,7 @@ function render(view, { model, el }) {
       const settings = sync.pending;
       sync.pending = null;
       sync.sent += 1;
-      model.send({ channel: "settings", message: { type: "set", seq: sync.sent, settings } });
+      model.send({ channel: CHANNELS.settings, message: { type: MESSAGE.set, seq: sync.sent, settings } });
     });
   }
 
@@ -122,7 +106,7 @@ function render(view, { model, el }) {
       else mount();
     },
     "msg:custom": (content) => {
-      if (content?.channel === "settings" && content.message?.type === "ack") {
+      if (content?.channel === CHANNELS.settings && content.message?.type === MESSAGE.ack) {
         sync.acked = Math.max(sync.acked, content.message.seq);
       }
     },

@@ -4,9 +4,10 @@
 // side is attnlab.widgets.training. The comm is open while the widget lives, so "open" comes at
 // once and there is nothing to reconnect.
 
+import PROTOCOL from "../../src/attnlab/widgets/protocol.json";
 import { currentModel } from "./kernel.js";
 
-export const CHANNEL = "train";
+const CHANNEL = PROTOCOL.channels.training; // the kernel reads the same file
 
 /** Same contract as lib/trainsocket.js: returns {send(obj), connect(), close(), status()}. */
 export function trainSocket({ onMessage, onStatus = () => {}, onOpen = () => {} }) {

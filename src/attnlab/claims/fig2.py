@@ -18,10 +18,10 @@ from typing import Any
 
 import numpy as np
 
-from attnlab.claims import tabletop_runs as runs
+from attnlab.claims import fig2_runs as runs
 from attnlab.claims.base import ClaimCheck, ClaimResult, result, spread, spread_text
 from attnlab.claims.fig2_inside import CHECKS as INSIDE_CHECKS
-from attnlab.claims.tabletop_runs import swept, trained
+from attnlab.claims.fig2_runs import swept, trained
 from attnlab.tabletop import DEFAULT_SEED, SweepResult, gradient_check
 from attnlab.tabletop.mlp import SlotMLP
 from attnlab.tabletop.model import CrossAttention

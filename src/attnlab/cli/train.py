@@ -81,9 +81,11 @@ def _run_one(opts: dict[str, Any], *, as_json: bool) -> int:
     if as_json:
         config = {**cfg.to_dict(), "steps": opts["steps"]}
         out = {"config": config, "history": trainer.history, "summary": trainer.summary()}
+        out["colour_match"] = trainer.colour_match()
         print(json.dumps(out, allow_nan=False))
     else:
-        Console().print(_summary_text(cfg.task, cfg.heads, cfg.seed, trainer.summary(), seconds))
+        summary = {**trainer.summary(), "peaks": trainer.colour_match()["peaks"]}
+        Console().print(_summary_text(cfg.task, cfg.heads, cfg.seed, summary, seconds))
     return 0
 
 
@@ -102,9 +104,11 @@ def _summary_text(task: str, heads: int, seed: int, s: dict[str, Any], seconds: 
         f"  attention             {f['attn_err_cm']:11.2f} {f['attn_err6_cm']:11.2f}",
         f"  MLP                   {f['mlp_err_cm']:11.2f} {f['mlp_err6_cm']:11.2f}",
     ]
-    for h, w in enumerate(f["head_weight"], start=1):
+    for h, (w, p) in enumerate(zip(f["head_weight"], s["peaks"], strict=True), start=1):
         text = f"{w:.3f} on the target" if task == "fetch" else f"A {w[0]:.3f} · B {w[1]:.3f}"
-        lines.append(f"head {h}: mean weight {text}")
+        # the colour-match table (tabletop/colour_match.py): where a centred block scores highest
+        peaks = f"target {p[0]:.0%}" if task == "fetch" else f"A {p[0]:.0%} · B {p[1]:.0%}"
+        lines.append(f"head {h}: mean weight {text} · colour match peaks on {peaks}")
     return "\n".join(lines)
 
 

@@ -1,9 +1,11 @@
-"""§3, FIG 2 for slides: the tabletop scene with both models' answers, and the error curves.
+"""§3, FIG 2 for slides: the scene with both models' answers, the error curves, and the trained
+model opened (export/trained_model.py: the heads' weights over steps, the colour-match table).
 
-Two panels from `figures.training` data: the display scene (blocks, truth, the attention model's
-and the MLP's predictions, attention rings whose width is the weight on each block) and the test
-errors of the data's `history` (log y). The models in the data are those of the given seed
-before the live training; the history is whatever the data carries (often one evaluation).
+All from `figures.training` data: the display scene (blocks, truth, the attention model's and the
+MLP's predictions, attention rings whose width is the weight on each block), the test errors of
+the data's `history` (log y), each record's head weights and the model's colour-match table. The
+models in the data are those of the given seed before the live training, unless `--train` trained
+them; the history is whatever the data carries (often one evaluation).
 """
 
 from __future__ import annotations
@@ -15,15 +17,19 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from attnlab.export import style
+from attnlab.export import style, trained_model
 from attnlab.tabletop.scenes import TABLE_CM
 
 
 def draw(fig: Figure, data: dict[str, Any]) -> None:
-    """Scene | error curves."""
-    ax_s, ax_e = fig.subplots(1, 2, width_ratios=[1, 1.2])
-    _scene(ax_s, data)
+    """Scene | error curves over the heads' weights | the colour-match table."""
+    left, middle, right = fig.subfigures(1, 3, width_ratios=[1, 1.1, 0.75])
+    _scene(left.subplots(), data)
+    ax_e, ax_w = middle.subplots(2, 1, sharex=True)
     _errors(ax_e, data)
+    ax_e.set_xlabel("")  # the heads' panel below shares the step axis
+    trained_model.heads_over_time(ax_w, data)
+    trained_model.colour_match(right, data)
     s = data["settings"]
     task = "fetch p_target" if s["task"] == "fetch" else "vector p_A − p_B"
     heads = f"{s['heads']} head{'s' if s['heads'] > 1 else ''}"
@@ -60,7 +66,7 @@ def _scene(ax: Axes, data: dict[str, Any]) -> None:
     target = data["colours"][scene["target"]]
     if data["settings"]["task"] == "vector":
         target = f"A {target}, B {data['colours'][scene['second']]}"
-    ax.set_title(f"Scene: {len(xy)} blocks, target {target}; rings = attention")
+    ax.set_title(f"{len(xy)} blocks, target {target}\nrings: attention weight per head")
     ax.set_xlabel("x (cm)")
     ax.set_ylabel("y (cm)")
 
@@ -104,7 +110,7 @@ def _errors(ax: Axes, data: dict[str, Any]) -> None:
     ax.legend(loc="lower left")  # the curves start high and fall: the corner stays empty
     last = history[-1]
     when = "before training" if last["step"] == 0 else f"at step {last['step']}"
-    ax.set_title(f"Mean test error {when}: attention {last['attn_err_cm']:.1f} cm, "
+    ax.set_title(f"Test error {when}\nattention {last['attn_err_cm']:.1f} cm · "
                  f"MLP {last['mlp_err_cm']:.1f} cm")  # fmt: skip
     ax.set_xlabel("training step")
     ax.set_ylabel("mean error (cm, log)")

@@ -28,6 +28,7 @@ KINDS = ("image",) * 4 + ("proprio", "text") + ("action",) * 8
 N_PREFIX, N_NEW = 6, 8
 MODEL_LAYERS, MODEL_D, MODEL_HEADS = 2, 16, 2
 EXACT_TOL = 1e-12  # cached and recomputed outputs this close count as equal (rounding only)
+CONSTANTS = {"tokens": TOKENS, "n_prefix": N_PREFIX}  # the view sizes its grid before the data
 
 PARAMS: tuple[Param, ...] = (
     Param("mask", "choice", "causal", "attention mask", choices=MASK_KINDS),

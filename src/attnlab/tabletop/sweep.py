@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from attnlab.tabletop.colour_match import colour_match
 from attnlab.tabletop.seed_batch import ERROR_KEYS, SeedBatch
 from attnlab.tabletop.trainer import THRESHOLDS_CM, record_of, summarise
 
@@ -28,12 +29,16 @@ GOAL_CM = {"fetch": 2.0, "vector": 1.0}  # a seed that ends above this has faile
 FOCUS = 0.5  # a head whose weight on an object exceeds this "looks at" it
 
 
-def run_chunk(task: str, heads: int, seeds: Sequence[int], steps: int) -> list[list[dict]]:
-    """Train the given seeds together; each seed's history as a list of records."""
+def run_chunk(
+    task: str, heads: int, seeds: Sequence[int], steps: int
+) -> tuple[list[list[dict]], list[np.ndarray]]:
+    """Train the given seeds together: each seed's history as a list of records, and its
+    colour-match table at the end (tabletop/colour_match.py, (H, P, 6, 6))."""
     batch = SeedBatch(task, heads, seeds)
     batch.advance(steps)
     rows = range(len(batch.eval_steps))
-    return [[record_of(batch, k, i) for k in rows] for i in range(len(seeds))]
+    histories = [[record_of(batch, k, i) for k in rows] for i in range(len(seeds))]
+    return histories, [colour_match(batch.params_a, task, i) for i in range(len(seeds))]
 
 
 def _chunks(seeds: Sequence[int], n: int) -> list[list[int]]:
@@ -72,6 +77,7 @@ class SweepResult:
     steps: int
     seeds: list[int]
     histories: list[list[dict[str, Any]]]
+    tables: list[np.ndarray] = field(default_factory=list)  # per seed, its final colour match
     summaries: list[dict[str, Any]] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -127,11 +133,13 @@ def sweep(
     """Train every seed for `steps` steps, `workers` batched chunks in parallel processes."""
     chunks = _chunks(seeds, workers)
     if len(chunks) == 1:
-        histories = run_chunk(task, heads, chunks[0], steps)
+        parts = [run_chunk(task, heads, chunks[0], steps)]
     else:
         # spawn, not fork: safe from a threaded caller (the web server) and on every platform
         ctx = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(max_workers=len(chunks), mp_context=ctx) as pool:
             futures = [pool.submit(run_chunk, task, heads, c, steps) for c in chunks]
-            histories = [h for f in futures for h in f.result()]
-    return SweepResult(task, heads, steps, [int(s) for s in seeds], histories)
+            parts = [f.result() for f in futures]
+    histories = [h for part in parts for h in part[0]]
+    tables = [t for part in parts for t in part[1]]
+    return SweepResult(task, heads, steps, [int(s) for s in seeds], histories, tables)

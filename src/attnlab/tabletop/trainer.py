@@ -142,7 +142,8 @@ class Trainer:
         "row_peaks": (H, P, 6) the block colour each row scores highest;
         "peaks": (H, P) per head, the share of instructions whose highest-scored colour is the
         target's (fetch, P = 1) or A's and B's (vector, P = 2);
-        "scores": (H, 6) given an instruction (target; and second, vector): its scores per head.
+        "scores": (H, 6) given an instruction (target; and second, vector): its scores per head,
+        and "score_peaks": (H,) the block colour each head scores highest under it.
         """
         table = colour_match(self._batch.params_a, self.config.task)
         out: dict[str, Any] = {
@@ -151,7 +152,8 @@ class Trainer:
             "peaks": peak_shares(table).tolist(),
         }
         if target is not None:
-            out["scores"] = scores_under(table, target, second).tolist()
+            scores = scores_under(table, target, second)
+            out["scores"], out["score_peaks"] = scores.tolist(), scores.argmax(axis=-1).tolist()
         return out
 
     def predict(

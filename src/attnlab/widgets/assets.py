@@ -3,7 +3,8 @@
 The bundles are built from the page's own view modules by `widgets/build.mjs` (esbuild) and kept
 in `bundles/`; `tests/widgets/test_bundles.py` rebuilds them and fails when they are stale. The
 strings are the page's catalogues (static/i18n), read here and sent in the `strings` trait,
-because a notebook has no server for the views to fetch them from.
+because a notebook has no server for the views to fetch them from. The names of the custom
+messages are in protocol.json, which the front-end's bundles read too.
 """
 
 from __future__ import annotations
@@ -19,6 +20,10 @@ BUNDLES = Path(__file__).parent / "bundles"
 CSS = BUNDLES / "widget.css"
 PAGE_STRINGS = Path(__file__).parent.parent / "static" / "i18n"
 OWN_STRINGS = Path(__file__).parent / "i18n"  # the widgets' own (attention_map)
+PROTOCOL: dict[str, Any] = json.loads((Path(__file__).parent / "protocol.json").read_text("utf-8"))
+SETTINGS_CHANNEL: str = PROTOCOL["channels"]["settings"]
+TRAINING_CHANNEL: str = PROTOCOL["channels"]["training"]
+API_CHANNEL: str = PROTOCOL["channels"]["api"]
 
 
 def bundle(figure: str) -> Path:

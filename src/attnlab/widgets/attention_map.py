@@ -99,6 +99,9 @@ class AttentionMapWidget(FigureWidget):
     def compute(self, settings: Any) -> dict[str, Any]:
         return {"figure": self.FIGURE, "settings": {}, **self._map}
 
+    def drawn(self) -> dict[str, Any]:
+        return self._map
+
     def figure_png(self) -> bytes:
         from matplotlib.colors import LinearSegmentedColormap
         from matplotlib.figure import Figure
@@ -114,7 +117,7 @@ class AttentionMapWidget(FigureWidget):
         ax.set_xticks(range(w.shape[1]), self._map["keys"], rotation=45, ha="right")
         ax.set_yticks(range(w.shape[0]), self._map["queries"])
         fig.colorbar(image, ax=ax, label="weight")
-        return png_bytes(fig)
+        return png_bytes(fig, dpi="figure")  # its own size: a few cells, not a slide
 
 
 def attention_map(

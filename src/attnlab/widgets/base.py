@@ -12,16 +12,21 @@ Traits (all synced with the view, see widgets/src/adapter.js):
     lang      "en" or "zh"
     strings   the page's catalogues (the views read their strings from here, not a server)
 
-A change from the view comes as a custom message {channel: "settings", message: {type: "set",
-seq, settings}}; it is checked by the same `Param`s, recomputed, and acknowledged with its seq.
+A change from the view comes as a custom message on the settings channel, {type: "set", seq,
+settings} (the names: protocol.json); it is checked by the same `Param`s, recomputed, and
+acknowledged with its seq.
 Without a front-end (GitHub, nbviewer, a terminal) the widget shows the figure's PNG from
-`attnlab.export`.
+`attnlab.export`, drawn small (NOTEBOOK_DPI, a palette) since a notebook stores it; its output
+metadata names the data it was drawn from (`fingerprint`), so a stored notebook's pictures can
+be checked against a fresh run.
 """
 
 from __future__ import annotations
 
 import base64
+import hashlib
 import io
+import json
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -37,16 +42,44 @@ from attnlab.figures import compute_figure, describe_figure, figure_module
 from attnlab.lesson import LANGS
 from attnlab.params import Param, ParamError, validate
 from attnlab.plain import plain
-from attnlab.widgets.assets import CSS, bundle, strings
+from attnlab.widgets.assets import CSS, PROTOCOL, SETTINGS_CHANNEL, bundle, strings
 
-__all__ = ["FigureWidget", "ParamError", "png_bytes"]
+__all__ = ["FigureWidget", "ParamError", "fingerprint", "png_bytes"]
+
+NOTEBOOK_DPI = 72  # a slide (13.3 × 7.5 in) as 960 × 540 px: readable in a cell, not a projector
+PNG_COLOURS = 128  # flat-coloured charts lose nothing visible to a palette; ~4× smaller files
+FINGERPRINT_DIGITS = 6  # significant digits of every float a fingerprint sees
 
 
-def png_bytes(fig: Any) -> bytes:
-    """A matplotlib Figure as PNG bytes (white background, as the slides are)."""
+def png_bytes(fig: Any, dpi: float | str = NOTEBOOK_DPI) -> bytes:
+    """A matplotlib Figure as a palette PNG (white background, as the slides are)."""
+    from PIL import Image  # matplotlib's own dependency
+
     out = io.BytesIO()
-    fig.savefig(out, format="png", facecolor="white")
-    return out.getvalue()
+    fig.savefig(out, format="png", facecolor="white", dpi=dpi)
+    out.seek(0)
+    with Image.open(out) as image:
+        small = image.convert("RGB").quantize(PNG_COLOURS, method=Image.Quantize.MEDIANCUT)
+    png = io.BytesIO()
+    small.save(png, format="PNG", optimize=True)
+    return png.getvalue()
+
+
+def _rounded(x: Any) -> Any:
+    if isinstance(x, float):
+        return float(f"{x:.{FINGERPRINT_DIGITS}g}")
+    if isinstance(x, dict):
+        return {k: _rounded(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_rounded(v) for v in x]
+    return x
+
+
+def fingerprint(data: Mapping[str, Any]) -> str:
+    """A short hash of JSON-safe data, its floats to FINGERPRINT_DIGITS (rounding noise of
+    another BLAS is not a change; a different number is)."""
+    text = json.dumps(_rounded(plain(dict(data))), sort_keys=True, allow_nan=True)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 class FigureWidget(anywidget.AnyWidget):
@@ -103,6 +136,10 @@ class FigureWidget(anywidget.AnyWidget):
         """The figure's data for checked settings (a subclass may add the learner's own data)."""
         return compute_figure(self.FIGURE, settings, "json")
 
+    def __repr__(self) -> str:  # the text a notebook keeps beside the PNG: no memory address
+        shown = ", ".join(f"{k}={v!r}" for k, v in self.settings.items())
+        return f"{type(self).__name__}({shown})"
+
     def set(self, **settings: Any) -> FigureWidget:
         """`w.set(d_k=64)`: the same as `w.settings = {"d_k": 64}`; returns the widget."""
         self.settings = settings
@@ -116,7 +153,7 @@ class FigureWidget(anywidget.AnyWidget):
         self.on_view_message(content.get("channel"), content["message"])
 
     def on_view_message(self, channel: Any, message: dict[str, Any]) -> None:
-        if channel == "settings" and message.get("type") == "set":
+        if channel == SETTINGS_CHANNEL and message.get("type") == PROTOCOL["settings"]["set"]:
             self._set_from_view(message.get("settings"), message.get("seq"))
 
     def _set_from_view(self, partial: Any, seq: Any) -> None:
@@ -126,15 +163,20 @@ class FigureWidget(anywidget.AnyWidget):
             self.settings = partial
         except ValueError as err:  # ParamError, or a compute() refusing the learner's data
             self.error = str(err)
-        self.send({"channel": "settings", "message": {"type": "ack", "seq": seq}})
+        ack = {"type": PROTOCOL["settings"]["ack"], "seq": seq}
+        self.send({"channel": SETTINGS_CHANNEL, "message": ack})
 
     # ---- the static fallback -----------------------------------------------------------------
 
+    def drawn(self) -> dict[str, Any]:
+        """The data the static figure is drawn from (a subclass may add to it)."""
+        return self.data
+
     def figure_png(self) -> bytes:
-        """The figure as drawn for slides (attnlab.export), from this widget's data."""
+        """The figure as drawn for slides (attnlab.export), from `drawn()`."""
         from attnlab.export import render
 
-        return png_bytes(render(self.FIGURE, self.data))
+        return png_bytes(render(self.FIGURE, self.drawn()))
 
     def _repr_png_(self) -> bytes:
         return self.figure_png()
@@ -146,6 +188,7 @@ class FigureWidget(anywidget.AnyWidget):
             return None
         data, metadata = shown
         data["image/png"] = base64.b64encode(self.figure_png()).decode("ascii")
+        metadata["attnlab"] = {"figure": self.FIGURE, "drawn": fingerprint(self.drawn())}
         return data, metadata
 
 

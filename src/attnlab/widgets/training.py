@@ -21,7 +21,6 @@ from typing import Any
 
 import numpy as np
 
-from attnlab.export import render
 from attnlab.figures.training import figure_data
 from attnlab.params import validate
 from attnlab.plain import plain
@@ -31,12 +30,11 @@ from attnlab.trainpool.session import TrainingSession
 from attnlab.web.config import WebSettings
 from attnlab.web.inputs import InputError
 from attnlab.web.training_messages import START_PARAMS, parse_message, scene_of
-from attnlab.widgets.assets import bundle
-from attnlab.widgets.base import FigureWidget, png_bytes
+from attnlab.widgets.assets import TRAINING_CHANNEL, bundle
+from attnlab.widgets.base import FigureWidget
 
 LIMITS = WebSettings()  # max_steps, max_step_n, frame_s: the server's, so a run is the same
 UNPACED_CHUNK = 100  # steps between looks at the stop flag when unpaced (~30 ms)
-CHANNEL = "train"
 
 
 class _Run(threading.Thread):
@@ -144,16 +142,16 @@ class TrainingWidget(FigureWidget):
             self._greet()
         return super().compute(settings)
 
-    def figure_png(self) -> bytes:
-        """FIG 2's slide of the model as trained so far (its curve, its answers)."""
+    def drawn(self) -> dict[str, Any]:
+        """FIG 2's data for the model as trained so far (its curve, its answers)."""
         with self.lock:
             data = figure_data(self.session.trainer, self.settings["n_objects"])
-        return png_bytes(render(self.FIGURE, plain({**self.data, **data})))
+        return plain({**self.data, **data})
 
     # ---- the view's messages (the page's training socket, over the comm) ------------------------
 
     def tell(self, message: dict[str, Any]) -> None:
-        self.send({"channel": CHANNEL, "message": plain(message)})
+        self.send({"channel": TRAINING_CHANNEL, "message": plain(message)})
 
     def _greet(self) -> None:
         with self.lock:
@@ -162,7 +160,7 @@ class TrainingWidget(FigureWidget):
             self.tell(self.session.full_progress())
 
     def on_view_message(self, channel: Any, message: dict[str, Any]) -> None:
-        if channel != CHANNEL:
+        if channel != TRAINING_CHANNEL:
             return super().on_view_message(channel, message)
         try:
             msg = parse_message(json.dumps(message), max_step_n=LIMITS.max_step_n)

@@ -7,6 +7,7 @@
 // numbers for it and the "check the numbers" panel: ./lib/claimspanel.js.
 
 import { getJSON } from "./lib/api.js";
+import { expectClaimValues, publishClaimValues } from "./lib/claimvalues.js";
 import { createClaimsPanel } from "./lib/claimspanel.js";
 import { buildShells, figureNumbers, linkStyles } from "./lib/figureshells.js";
 import { initHighlight } from "./lib/highlight.js";
@@ -81,7 +82,10 @@ function startLesson({ store, t, announce, markSymbols, numbers }) {
   const lesson = createLesson({ t, announce, markSymbols, progress, numbers });
   const panel = createClaimsPanel(document.getElementById("check-panel"), {
     t, announce, progress,
-    onValues: (values) => lesson.setValues(values),
+    onValues: (values) => {
+      lesson.setValues(values);
+      publishClaimValues(values); // FIG 2's seed strip draws F2.11's (lib/claimvalues.js)
+    },
     counts: () => ({ tries: lesson.tries.count(), exercises: lesson.exercises.count() }),
   });
   const other = (lang) => (lang === "en" ? "zh" : "en");
@@ -132,6 +136,7 @@ async function start() {
   const announce = createAnnouncer(document.getElementById("announcer"));
   const notice = createNotice(document.getElementById("link-notice"), { t, store, numbers });
   const text = startLesson({ store, t, announce, markSymbols, numbers });
+  expectClaimValues(); // the claims panel publishes them, so views wait for them
   text.lesson.prime(firstLang, firstText);
 
   const writeURL = debounce(() => {

@@ -1,8 +1,8 @@
 // FIG 6 (§4 part 4): the mask decides who may look at whom, the KV cache what each step costs.
-// Left: the 14 × 14 attention matrix of a robot policy's sequence (I1–I4, P, T, then a1–a8
-// generated one at a time), pass by pass. Right: the running dot-product count, the totals for
-// the chosen mask with and without the cache, and the check on a real small model that cached
-// generation gives what full recomputation gives. Data: GET /api/figures/kv-cache
+// Left: the n × n attention matrix of a robot policy's sequence (the engine's constants.tokens:
+// I1–I4, P, T, then a1–a8 generated one at a time), pass by pass. Right: the running dot-product
+// count, the totals for the chosen mask with and without the cache, and the check on a real small
+// model that cached generation gives what full recomputation gives. Data: GET /api/figures/kv-cache
 // (attnlab.figures.kv_cache); the view only draws it and moves the `step` setting.
 
 import { cellGrid, STATE_FILL, tokenLabel } from "../lib/cellgrid.js";
@@ -93,7 +93,7 @@ export function mount(root, ctx) {
   const panels = html("div", { class: "panels" }, root);
   const left = html("div", { class: "panel grid-panel" }, panels);
   const passTitle = html("p", { class: "panel-title kv-pass", "aria-live": "off" }, left);
-  const size = 14 * CELL;
+  const size = ctx.constants.tokens.length * CELL; // the engine's sequence (constants.tokens)
   const svg = el("svg", { class: "kv-grid", viewBox: `0 0 ${GRID.x + size + 8} ${GRID.y + size + 26}`, role: "img" }, left);
   let grid = null;
   const keysLabel = el("text", { x: GRID.x + size / 2, y: GRID.y + size + 20, "text-anchor": "middle",
@@ -152,9 +152,8 @@ export function mount(root, ctx) {
   }
 
   function draw(d) {
-    if (!grid) {
-      grid = cellGrid(svg, { tokens: d.tokens, x: GRID.x, y: GRID.y, cell: CELL, split: d.n_prefix });
-    }
+    grid ??= cellGrid(svg, { tokens: ctx.constants.tokens, x: GRID.x, y: GRID.y, cell: CELL,
+      split: ctx.constants.n_prefix });
     grid.update(d.cells, d.rows_computed);
     passTitle.textContent = passName(d);
     keysLabel.textContent = t("kv.keys");

@@ -6,7 +6,7 @@
 // reader puts them at once and the numbers when the answer comes.
 
 import { barChart } from "../lib/bars.js";
-import { objectColour, PALETTE } from "../lib/colours.js";
+import { letterInk, objectColour, PALETTE } from "../lib/colours.js";
 import { segmented } from "../lib/controls.js";
 import { clamp, fixed, num, weight } from "../lib/format.js";
 import { arrow } from "../lib/marks.js";
@@ -17,7 +17,6 @@ import { loadViewStrings, viewTranslator } from "../lib/viewstrings.js";
 
 const STRINGS = await loadViewStrings("lookup");
 
-const DARK_INK = new Set(["yellow", "orange"]); // letters on light blocks are drawn dark
 const KEY_STEP = 0.1; // arrow keys move q or a key by 0.1 (Shift: 1)
 const SIZE = 340; // key space and table are drawn in the same px size, side by side
 const VIEW_BOUND = 5; // the key space's usual half-width (see mount)
@@ -86,7 +85,7 @@ function keyDots(plane, layer, { t, ctx, onEnd }) {
     el("circle", { r: 11, class: "focus-ring" }, g);
     el("circle", { r: 8, fill: objectColour(name), class: "key-dot" }, g);
     el("text", { dy: "0.35em", "text-anchor": "middle", class: "key-letter", "aria-hidden": "true",
-      fill: DARK_INK.has(name) ? PALETTE.ink : "#fff", text: t(`colour.${name}.letter`) }, g);
+      fill: letterInk(name), text: t(`colour.${name}.letter`) }, g);
     const label = () => t("va.lk.key.aria", { colour: t(`colour.${name}`), x: fixed(keyAt(i)[0], 1), y: fixed(keyAt(i)[1], 1) });
     draggable(g, { get: () => plane.toPx(keyAt(i)), step: KEY_STEP * plane.unit, label: label(),
       set: (p) => {
@@ -186,7 +185,7 @@ function tablePanel(panel, { t, ctx, onEnd }) {
   const blockLabel = (i, [a, b]) => t("va.lk.value.aria", { colour: t(`colour.${ctx.constants.colours[i]}`), x: Math.round(a), y: Math.round(b) });
   scene.setBlocks(pairs(ctx.settings.values).map((pos, i) => ({ pos, colour: objectColour(ctx.constants.colours[i]),
     label: blockLabel(i, pos), letter: t(`colour.${ctx.constants.colours[i]}.letter`),
-    ink: DARK_INK.has(ctx.constants.colours[i]) ? PALETTE.ink : "#fff" })), {
+    ink: letterInk(ctx.constants.colours[i]) })), {
     onMove: () => {
       ctx.set({ values: flatten(scene.positions()) });
       if (state.last) drawOutput(scene, ctx, state.last); // lines follow the block at once

@@ -1,19 +1,25 @@
 // FIG 2 (§3, hands-on): live training of the cross-attention "fetch" model against the slot MLP.
-// Left: the display scene (lib/trainscene.js). Right: test error over steps. The server trains
+// Left: the display scene (lib/trainscene.js). Right: test error over steps and each head's
+// weight over steps (lib/headcurves.js). Under them, inside the model: the colour-match table
+// (lib/colourmatch.js) and the strip of seeds that learn or fail (lib/seedstrip.js). The server trains
 // (WebSocket /ws/train, web contract); this view only sends what the reader does and draws what
 // comes back. The run is ONE object (lib/trainrun.js) that only the server's messages and the
 // reader's resets change; the views below are drawn from it and from the figure's settings.
 // Ranges, the heads offered, the scene's defaults and the Step size come from the figure's
 // description (attnlab.figures.training: PARAMS, VIEW_PARAMS, CONSTANTS), none is written here.
 
+import { expected as claimsExpected, onClaimValues } from "../lib/claimvalues.js";
+import { colourMatch } from "../lib/colourmatch.js";
 import { button, numberInput, segmented } from "../lib/controls.js";
 import { errorCurves } from "../lib/errorcurves.js";
 import { count } from "../lib/format.js";
+import { headCurves } from "../lib/headcurves.js";
+import { seedStrip } from "../lib/seedstrip.js";
 import { html } from "../lib/svg.js";
 import { linkedSteps, STEP_PARAM } from "../lib/trainlink.js";
 import { trainingReadouts } from "../lib/trainreadouts.js";
 import { applyMessage, applyStatus, clearRun, createRun, recordHistory, settle, statusState } from "../lib/trainrun.js";
-import { displayScene } from "../lib/trainscene.js";
+import { displayScene, sceneFrom } from "../lib/trainscene.js";
 import { trainSocket } from "../lib/trainsocket.js";
 import { loadViewStrings, viewTranslator } from "../lib/viewstrings.js";
 
@@ -49,6 +55,13 @@ function toolbar(root, { ctx, t, on }) {
   const step = button(actions, { label: t("tr.step", { n: stepN }), onClick: () => on.step(stepN) });
   const reset = button(actions, { label: t("tr.reset"), onClick: on.reset });
   return {
+    /** The controls as the settings stand (a seed of the strip sets task, heads and seed). */
+    sync() {
+      const now = ctx.settings;
+      task.set(now.task);
+      heads.set(now.heads);
+      seed.set(now.seed);
+    },
     /** The buttons as the run stands: Train / Pause / waiting, Step off while busy. */
     show(run) {
       train.textContent = run.queued ? t("tr.queued.button") : run.running ? t("tr.pause") : t("tr.train");
@@ -90,9 +103,16 @@ export function mount(root, ctx) {
   fig.bar = toolbar(root, { ctx, t: fig.t, on: fig.actions });
   const panels = html("div", { class: "panels" }, root);
   fig.scene = displayScene(panels, { ctx, t: fig.t, prediction: () => fig.run.prediction, onScene: fig.actions.scene });
-  fig.curves = errorCurves(html("div", { class: "panel curves-panel" }, panels), fig.t);
+  const curvesPanel = html("div", { class: "panel curves-panel" }, panels);
+  fig.curves = errorCurves(curvesPanel, fig.t, { onDraw: (records, steps) => fig.heads?.draw(records, steps) });
+  fig.heads = headCurves(curvesPanel, fig.t);
   fig.readouts = trainingReadouts(root, fig.t, ctx.constants.thresholds_cm);
   fig.status = statusLine(root, { ctx, run: fig.run });
+  const inside = html("div", { class: "inside" }, root);
+  fig.table = colourMatch(inside, { t: fig.t, names: ctx.constants.colours });
+  fig.strip = seedStrip(inside, { t: fig.t, defaultSeed: ctx.params.find((p) => p.name === "seed").default,
+    expected: claimsExpected(), onLoad: (setting) => fig.actions.configure(setting) });
+  const stopValues = onClaimValues((values) => fig.strip.values(values));
   fig.views = runViews(fig);
   fig.socket = trainSocket({ onMessage: (msg) => {
     fig.link.before(msg);
@@ -104,11 +124,15 @@ export function mount(root, ctx) {
   fig.scene.draw();
   fig.bar.show(fig.run);
   fig.views.progress();
+  fig.views.inside();
   fig.socket.connect();
   return {
     update: (data) => fig.readouts.figureData(data),
     relabel: fig.views.relabel,
-    destroy: () => fig.socket.close(),
+    destroy() {
+      stopValues();
+      fig.socket.close();
+    },
   };
 }
 
@@ -141,6 +165,7 @@ function readerActions(fig) {
     },
     configure(partial) {
       ctx.set(partial);
+      fig.bar.sync();
       const wasRunning = run.running;
       fig.views.clear();
       send(config());
@@ -164,7 +189,10 @@ function readerActions(fig) {
     scene(partial, { moved = false } = {}) {
       ctx.set(partial);
       if (moved) fig.scene.drawAnswers();
-      else fig.scene.draw();
+      else {
+        fig.scene.draw();
+        fig.views.inside(); // the instruction's rows (its scores come with the server's reply)
+      }
       sendScene();
       if (!moved) fig.views.emit([]);
     },
@@ -189,16 +217,31 @@ function runViews(fig) {
       curves.clear();
       readouts.progress(0, null, task(), curves.firstBelow);
       fig.scene.drawAnswers();
+      fig.views.inside();
+    },
+    /** The colour-match table (the run's latest readout), the heads' lines and the strip. */
+    inside() {
+      const s = ctx.settings;
+      const heads = Number(s.heads);
+      const sc = sceneFrom(s, ctx.constants.slot_colours); // the instruction the scene shows
+      const under = run.colourMatchScene; // the instruction the server's scores are under
+      const current = !under || (under.target === sc.target && (s.task !== "vector" || under.second === sc.second));
+      const cm = current || !run.colourMatch ? run.colourMatch : { ...run.colourMatch, scores: null }; // until it replies
+      fig.table.set(cm, { task: s.task, heads, target: sc.target, second: sc.second });
+      fig.heads.show(s.task, heads);
+      fig.strip.show(s);
     },
     /**
      * The lesson's try-its read FIG 2 like any figure ("attnlab:figure-data", see lib/tries.js),
-     * with data {history: records so far}. One event per new record: a frame may carry several
-     * evaluations, and a condition such as "attention below 2 cm while the MLP is above 20 cm"
-     * holds at one of them, not necessarily at the frame's last.
+     * with data {history: records so far, colour_match: the latest readout}. One event per new
+     * record: a frame may carry several evaluations, and a condition such as "attention below
+     * 2 cm while the MLP is above 20 cm" holds at one of them, not necessarily at the frame's
+     * last. The readout is the frame's (the table is sent once a frame, after its records).
      */
     emit(records) {
       const send = (history) => root.dispatchEvent(new CustomEvent("attnlab:figure-data", { bubbles: true,
-        detail: { name: "training", settings: { ...ctx.settings }, data: { history }, acted: !fig.link?.replaying } }));
+        detail: { name: "training", settings: { ...ctx.settings }, data: { history, colour_match: run.colourMatch },
+          acted: !fig.link?.replaying } }));
       if (!records.length) send(run.history.slice());
       recordHistory(run, records).forEach(send);
     },
@@ -218,6 +261,9 @@ function runViews(fig) {
       readouts.relabel();
       fig.views.progress();
       fig.scene.relabel();
+      fig.heads.relabel();
+      fig.table.relabel();
+      fig.strip.relabel();
       if (run.queued) fig.views.showQueued();
       else if (run.limited) fig.views.showLimit();
     },
@@ -237,6 +283,7 @@ function onServerMessage(fig, msg) {
     curves.add(change.records);
     views.emit(change.records);
     fig.scene.drawAnswers();
+    views.inside();
     views.progress();
     views.announceMilestones();
   } else if (msg.type === "queued") {

@@ -8,15 +8,12 @@
 
 import { getJSON } from "./api.js";
 import { escapeHTML } from "./format.js";
-import { formatValue, lookup } from "./lessonvalues.js";
+import { slotsHTML } from "./lessonvalues.js";
 import { renderMath } from "./math.js";
 import { hasSeedPlot, seedPlot } from "./seedplot.js";
 
 const POLL_MS = 700; // while a run goes on (slower than Playwright's 500 ms "network idle")
 const esc = (s) => escapeHTML(s ?? "");
-
-// {{F2.2.steps}} or {{F2.2.mlp_cm:.0f}} in a "claimmeasured.*" string: a number the engine measured.
-const PLACEHOLDER = /\{\{\s*(F\d\.\d+|M\d+|E\d+)\.([a-z_][a-z0-9_]*)(?::([^}]*))?\s*\}\}/g;
 
 /** "F2.6" → "F2", "M1" → "M", "E3" → "E": the group a claim is shown in. */
 const groupOf = (id) => (id.startsWith("F") ? id.split(".")[0] : id[0]);
@@ -61,13 +58,7 @@ export function createClaimsPanel(container, { t, announce, onValues, counts, pr
   }
 
   /** A catalogue string with its {{claim.name:fmt}} placeholders as the text's number slots. */
-  function withSlots(text) {
-    return esc(text).replace(PLACEHOLDER, (whole, claim, name, fmt = "") => {
-      const shown = formatValue(lookup(values, claim, name), fmt);
-      return `<span class="val${shown === null ? " pending" : ""}" data-claim="${claim}" data-name="${name}" `
-        + `data-fmt="${esc(fmt)}">${esc(shown ?? "…")}</span>`;
-    });
-  }
+  const withSlots = (text) => slotsHTML(esc(text), values);
 
   /** The catalogue's string for `key`, or null when it has none. */
   const own = (key) => (t(key) === key ? null : t(key));

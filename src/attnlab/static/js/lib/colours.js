@@ -16,34 +16,32 @@ export const PALETTE = Object.freeze({
   grid: "#e5e7eb",
 });
 
-// The six block colours of the tabletop (FIG 1, FIG 2), in the trainer's colour order
-// (attnlab.tabletop.scenes.COLOURS: a scene message names colours by these indices). Okabe–Ito
-// hues; each block also shows its initial, so the colour is never the only cue.
-export const OBJECT_COLOURS = Object.freeze([
-  { name: "red", hex: "#D55E00" },
-  { name: "orange", hex: "#E69F00" },
-  { name: "yellow", hex: "#F0E442" },
-  { name: "green", hex: "#009E73" },
-  { name: "blue", hex: "#0072B2" },
-  { name: "purple", hex: "#CC79A7" },
-]);
-
-const BY_NAME = Object.freeze({
-  ...Object.fromEntries(OBJECT_COLOURS.map((c) => [c.name, c.hex])),
-  sky: "#56B4E9",
-  cyan: "#56B4E9",
-  pink: "#CC79A7",
-  black: "#333333",
-  grey: "#999999",
-  gray: "#999999",
+// The display colour of each tabletop block colour (FIG 1, FIG 2), by the name the engine gives
+// it. Which colours there are, and in which order, is the engine's (attnlab.tabletop.scenes.COLOURS,
+// sent as the figures' constants.colours); attnlab.export.style.OBJECT_COLOURS draws the slides
+// with the same hexes (tests/e2e/test_lib.py holds the three together). Okabe–Ito hues; each
+// block also shows its initial, so the colour is never the only cue.
+export const OBJECT_COLOURS = Object.freeze({
+  red: "#D55E00",
+  orange: "#E69F00",
+  yellow: "#F0E442",
+  green: "#009E73",
+  blue: "#0072B2",
+  purple: "#CC79A7",
 });
 
-/** The display colour of a block: by the trainer's colour name if known, else by index. */
-export function objectColour(nameOrIndex) {
-  if (typeof nameOrIndex === "string" && BY_NAME[nameOrIndex]) return BY_NAME[nameOrIndex];
-  const i = Number(nameOrIndex) || 0;
-  return OBJECT_COLOURS[((i % 6) + 6) % 6].hex;
+// Blocks light enough that their letter is drawn dark (ink) rather than white.
+export const DARK_INK = new Set(["yellow", "orange"]);
+
+/** The display colour of a block colour the engine named; an unknown name is a bug, said so. */
+export function objectColour(name) {
+  const hex = OBJECT_COLOURS[name];
+  if (!hex) throw new Error(`no display colour for block colour ${JSON.stringify(name)}`);
+  return hex;
 }
+
+/** The colour of the letter drawn on a block of colour `name`. */
+export const letterInk = (name) => (DARK_INK.has(name) ? PALETTE.ink : "#fff");
 
 // Multi-head line styles (FIG 2 caption): head 1 solid, 2 dashed, 3 dotted, 4 dash-dot.
 export const HEAD_DASH = Object.freeze(["", "6 4", "0.5 4", "8 3 0.5 3"]);

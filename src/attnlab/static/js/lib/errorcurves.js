@@ -24,8 +24,14 @@ function niceCeil(x) {
   return [1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10].map((m) => m * mag).find((v) => v >= x);
 }
 
-/** Build the curve panel in `parent`; t is the translator. */
-export function errorCurves(parent, t) {
+/** The steps axis for records up to `last`: FIG 2's charts under one another share it. */
+const stepDomain = (last) => [0, Math.max(MIN_STEPS, niceCeil(last * 1.08 || 1))];
+
+/**
+ * Build the curve panel in `parent`; t is the translator. onDraw(records, xDomain) runs after
+ * every redraw (the heads' weights, headcurves.js, are drawn from the same records and axis).
+ */
+export function errorCurves(parent, t, { onDraw = () => {} } = {}) {
   const svg = el("svg", { class: "chart error-curves", role: "img" }, parent);
   // On a phone a smaller drawing box keeps the axis labels at a readable size once scaled.
   const narrow = parent.clientWidth > 0 && parent.clientWidth < 440;
@@ -53,7 +59,8 @@ export function errorCurves(parent, t) {
   function draw() {
     queued = false;
     const last = records.length ? records[records.length - 1].step : 0;
-    chart.setDomain("x", [0, Math.max(MIN_STEPS, niceCeil(last * 1.08 || 1))]);
+    const steps = stepDomain(last);
+    chart.setDomain("x", steps);
     let low = Y_BOTTOM[0];
     for (const s of SERIES) {
       const pts = records.filter((r) => Number.isFinite(r[s.key]) && r[s.key] > 0).map((r) => [r.step, r[s.key]]);
@@ -65,6 +72,7 @@ export function errorCurves(parent, t) {
     chart.setDomain("y", [Math.max(Y_BOTTOM[1], bottom), Y_TOP]);
     chart.draw();
     svg.setAttribute("aria-label", t("curves.aria", { n: records.length }));
+    onDraw(records, steps);
   }
   const schedule = () => {
     if (!queued) {

@@ -21,9 +21,10 @@ function dataUrl(file) {
 /**
  * Build the picker in `parent`. t(key, vars) translates; onFrame(answer | null) gets the server's
  * answer for a new frame, or null when the reader goes back to the synthetic one; drop targets
- * also include `dropOn` (the camera image). Returns {relabel(), reset()}.
+ * also include `dropOn` (the camera image); post(url, body) sends it (the page's server; a
+ * notebook's kernel). Returns {relabel(), reset()}.
  */
-export function framePicker(parent, { t, onFrame, dropOn = null }) {
+export function framePicker(parent, { t, onFrame, dropOn = null, post = postJSON }) {
   const box = html("div", { class: "frame-picker" }, parent);
   // a button opens the (hidden) file input: focusable and labelled like every other control
   const caption = html("button", { type: "button", class: "frame-choose" }, box);
@@ -53,7 +54,7 @@ export function framePicker(parent, { t, onFrame, dropOn = null }) {
     state = "sending";
     show();
     try {
-      const answer = await postJSON(ENDPOINT, { image: await dataUrl(file) });
+      const answer = await post(ENDPOINT, { image: await dataUrl(file) });
       state = "own";
       source = answer.source;
       onFrame(answer);

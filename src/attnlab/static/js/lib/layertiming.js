@@ -16,9 +16,10 @@ function duration(s) {
   return s < 1 ? `${num(1000 * s, 3)} ms` : `${num(s, 3)} s`;
 }
 
-/** Build the timing block in `parent`; t translates; si(x, unit) formats FLOPs. Returns
- * {request(n, model), relabel(), destroy()}. */
-export function layerTiming(parent, { t, si }) {
+/** Build the timing block in `parent`; t translates; si(x, unit) formats FLOPs; get(url) answers
+ * the request (the page's server; a notebook's kernel). Returns {request(n, model), relabel(),
+ * destroy()}. */
+export function layerTiming(parent, { t, si, get = getJSON }) {
   const box = html("div", { class: "layer-timing" }, parent);
   const title = html("p", { class: "panel-title" }, box);
   const rows = () => KEYS.map((key) => ({ key, label: t(`tk.time.${key}`) }));
@@ -50,7 +51,7 @@ export function layerTiming(parent, { t, si }) {
     const mine = ++seq;
     box.setAttribute("aria-busy", "true");
     try {
-      const answer = await getJSON(`/api/tokens/timing?${queryString(wanted)}`);
+      const answer = await get(`/api/tokens/timing?${queryString(wanted)}`);
       if (mine !== seq) return;
       last = answer;
       box.dataset.nTimed = String(answer.n_timed);

@@ -4,10 +4,19 @@
 // value was already measured and "…" otherwise; the page fills the slots as the measurements
 // arrive (GET /api/claims/measured → values: {claim: {name: value}}). formatValue writes a value
 // exactly as src/attnlab/lesson/values.py does (tests/cases/values.json holds the two together).
+// The server writes the text's slots; the page writes them only for catalogue strings it shows
+// itself (the claims panel), with slotsHTML, as attnlab.lesson.blocks does (tests/cases/slots.json).
+
+import { escapeHTML } from "./format.js";
 
 const SUPERSCRIPT = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
 // A TeX slot; its value may hold one level of braces (7.9\times10^{8}).
 const TEX_SLOT = /\\htmlData\{claim=([^,}]+),name=([^,}]+)(?:,fmt=([^}]*))?\}\{((?:[^{}]|\{[^{}]*\})*)\}/g;
+
+// A placeholder of the lesson's text, {{F2.2.steps}} or {{F2.2.mlp_cm:.0f}}: the pattern of
+// attnlab.lesson.blocks.PLACEHOLDER_RE (claim, name, format spec).
+export const PLACEHOLDER = /\{\{\s*(F\d\.\d+|M\d+|E\d+)\.([a-z_][a-z0-9_]*)(?::([^}]*))?\s*\}\}/g;
+const PENDING_TEXT = "…";
 
 /** A slot's format spec: TeX cannot hold "%", so the server spells it "pct" there. */
 export const decodeFmt = (fmt) => (fmt ?? "").replace(/pct/g, "%");
@@ -49,6 +58,19 @@ function plainText(value, spec, tex) {
 /** values: {claim: {name: value}}; undefined when not measured (yet). */
 export function lookup(values, claim, name) {
   return values?.[claim]?.[name];
+}
+
+/** The prose slot of one number, as attnlab.lesson.values.slot_html writes it. */
+function slotHTML(claim, name, fmt, shown) {
+  return `<span class="val${shown === null ? " pending" : ""}" data-claim="${claim}" data-name="${name}" `
+    + `data-fmt="${escapeHTML(fmt)}">${escapeHTML(shown ?? PENDING_TEXT)}</span>`;
+}
+
+/** Escaped catalogue text with its {{claim.name:fmt}} placeholders as slots filled from `values`
+ *  (pending where a value is not known yet; fillSlots fills them later). */
+export function slotsHTML(escaped, values) {
+  return escaped.replace(PLACEHOLDER, (whole, claim, name, fmt = "") =>
+    slotHTML(claim, name, fmt, formatValue(lookup(values, claim, name), fmt)));
 }
 
 /** Fill every prose slot under `root`; returns how many are still pending. */

@@ -56,14 +56,15 @@ export function arrow(parent, from, to, { colour, width = 2, tip = "head", dash 
 /**
  * Attention rings around one object at [x, y] (px): one ring per head, head h drawn with
  * HEAD_DASH[h]; the radius and the stroke width grow with that head's weight w ∈ [0, 1].
- * base: the radius of a zero-weight ring (just outside the block). Returns the <g>.
+ * base: the radius of a zero-weight ring (just outside the block); colours: one per head (else
+ * `colour` for all). Returns the <g>.
  */
-export function attentionRings(parent, [x, y], weights, { base = 16, colour = PALETTE.attention } = {}) {
+export function attentionRings(parent, [x, y], weights, { base = 16, colour = PALETTE.attention, colours = [] } = {}) {
   const g = el("g", { class: "rings" }, parent);
   weights.forEach((w, h) => {
     const wc = Math.min(Math.max(Number(w) || 0, 0), 1);
     el("circle", {
-      cx: x, cy: y, r: (base + 3 * h + 10 * wc).toFixed(1), fill: "none", stroke: colour,
+      cx: x, cy: y, r: (base + 3 * h + 10 * wc).toFixed(1), fill: "none", stroke: colours[h] ?? colour,
       "stroke-width": (0.6 + 3.4 * wc).toFixed(2), "stroke-dasharray": HEAD_DASH[h % HEAD_DASH.length] || null,
       "stroke-opacity": (0.35 + 0.65 * wc).toFixed(2), class: `ring head-${h + 1}`,
     }, g);

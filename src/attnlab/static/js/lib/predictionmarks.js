@@ -9,6 +9,7 @@ import { weight } from "./format.js";
 import { hl } from "./highlight.js";
 import { arrow, attentionRings, glyph, truthCircle } from "./marks.js";
 import { clear, el } from "./svg.js";
+import { HEAD_COLOURS } from "./trainheads.js";
 
 const VIEW_CM = [-6, 86]; // predictions outside the table are pinned to its margin
 
@@ -28,7 +29,7 @@ function drawRings(scene, positions, weights) {
     const w = weights.map((head) => Number(head?.[i]) || 0);
     const cx = scene.x(pos[0]);
     const cy = scene.y(pos[1]);
-    attentionRings(layer, [cx, cy], w, { base: scene.half * 1.45 + 1 });
+    attentionRings(layer, [cx, cy], w, { base: scene.half * 1.45 + 1, colours: HEAD_COLOURS });
     w.forEach((wh, h) => {
       el("text", { x: cx + scene.half + 5, y: cy - scene.half + 8 + 11 * h, class: `ring-label head-${h + 1}`,
         text: weight(wh) }, labels);
@@ -91,7 +92,7 @@ export function sceneLegend(parent, t) {
       item((svg) => glyph(svg, "plus", [0, 0], { colour: PALETTE.attention, width: 3.5, size: 7 }), t("tr.legend.attn"));
       item((svg) => glyph(svg, "cross", [0, 0], { colour: PALETTE.mlp, width: 1.5, size: 8 }), t("tr.legend.mlp"));
       for (let h = 0; heads > 1 && h < heads; h += 1) {
-        item((svg) => el("circle", { r: 8, fill: "none", stroke: PALETTE.attention, "stroke-width": 2,
+        item((svg) => el("circle", { r: 8, fill: "none", stroke: HEAD_COLOURS[h], "stroke-width": 2,
           "stroke-dasharray": HEAD_DASH[h] || null, class: "ring" }, svg), t("tr.legend.head", { h: h + 1 }));
       }
     },

@@ -11,6 +11,8 @@ export function createRun() {
     limited: false, // the server's step limit was reached
     reconnecting: false,
     prediction: null, // both models' answers on the display scene
+    colourMatch: null, // the latest colour-match readout (tabletop/colour_match.py via Trainer)
+    colourMatchScene: null, // the scene its `scores` are under ({target, second}, the server's)
     maxSteps: null,
     crossed: false, // the attention model's error went below the goal (announced once)
     history: [], // the records of this run so far, for the lesson's try-its
@@ -21,7 +23,8 @@ export function createRun() {
 /** Forget the run (a new config, a reset, a reconnect); returns whether it had hit the limit. */
 export function clearRun(run) {
   const wasLimited = run.limited;
-  Object.assign(run, { step: 0, limited: false, prediction: null, crossed: false, history: [], stale: true });
+  Object.assign(run, { step: 0, limited: false, prediction: null, colourMatch: null, colourMatchScene: null,
+    crossed: false, history: [], stale: true });
   return wasLimited;
 }
 
@@ -47,6 +50,10 @@ export function applyMessage(run, msg) {
     if (fresh) Object.assign(run, { crossed: false, history: [], stale: false });
     run.step = msg.step ?? run.step;
     if (msg.prediction) run.prediction = msg.prediction;
+    if (msg.colour_match) {
+      run.colourMatch = msg.colour_match;
+      run.colourMatchScene = msg.scene ?? null;
+    }
     return { fresh, records };
   }
   if (msg.type === "queued") {

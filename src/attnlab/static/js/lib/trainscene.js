@@ -3,13 +3,11 @@
 // (how many blocks, which colour is A, and B for the vector task). Drawn from the figure's
 // settings and the run's latest prediction; the server's answers arrive over the socket.
 
-import { objectColour } from "./colours.js";
+import { DARK_INK, objectColour } from "./colours.js";
 import { select, stepper } from "./controls.js";
 import { drawPrediction, sceneLegend } from "./predictionmarks.js";
 import { html, el } from "./svg.js";
 import { tableScene } from "./table.js";
-
-const DARK_INK = new Set(["yellow", "orange"]); // letters on light blocks are drawn dark
 
 /** The display scene from settings: blocks, valid target/second colours, B's index. */
 export function sceneFrom(s, slotColours) {
@@ -31,6 +29,18 @@ function setInstruction(node, text) {
       el("tspan", { "baseline-shift": "sub", "font-size": "10", text: part[2] }, node);
     }
   });
+}
+
+/**
+ * Keep the instruction inside the drawing (`room` wide): on a phone its labels are drawn larger
+ * (figures.css), and a long one is then squeezed to fit rather than cut off.
+ */
+function fitInstruction(node, room) {
+  node.removeAttribute("textLength");
+  node.removeAttribute("lengthAdjust");
+  if (!node.isConnected || node.getComputedTextLength() <= room) return;
+  node.setAttribute("textLength", String(room));
+  node.setAttribute("lengthAdjust", "spacingAndGlyphs");
 }
 
 /** How many blocks, A, and B (vector task only), under the table. */
@@ -70,6 +80,8 @@ export function displayScene(parent, { ctx, t, prediction, onScene }) {
   const left = html("div", { class: "panel scene-panel" }, parent);
   const svg = el("svg", { class: "scene", viewBox: "0 0 420 436", role: "group" }, left);
   const instruction = ctx.hl(el("text", { x: 34, y: 19, class: "instruction" }, svg), "q"); // the query's source
+  const fit = () => fitInstruction(instruction, 420 - 34 - 4); // the viewBox's width, from x to its edge
+  svg.addEventListener("svgscale", fit);
   const scene = tableScene(svg, { x: 34, y: 32, size: 360, tableCm: ctx.constants.table_cm });
   const controls = sceneControls(left, { ctx, t, colourName, onScene });
   const legend = sceneLegend(left, t);
@@ -97,6 +109,7 @@ export function displayScene(parent, { ctx, t, prediction, onScene }) {
     setInstruction(instruction, s().task === "vector"
       ? t("tr.instruction.vector", { a: colourName(sc.target), b: colourName(sc.second) })
       : t("tr.instruction.fetch", { a: colourName(sc.target) }));
+    fit();
     const focused = [...scene.blocks.children].indexOf(document.activeElement);
     scene.setBlocks(sc.colours.map((c, i) => ({
       pos: sc.positions[i], colour: objectColour(names[c]), label: blockLabel(c, sc.positions[i]),

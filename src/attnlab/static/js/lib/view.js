@@ -1,41 +1,14 @@
-// Mounting figure views and feeding them data. A view is ./figures/<name>.js exporting
-//   mount(root, ctx) → { update(data), relabel?(), destroy?() }
-// and optionally VIEW_PARAMS (settings of the page alone, kept in the URL but never sent to the
-// API; settings that the server states, e.g. the range of a display scene, come with the figure's
-// description as view_params instead).
-// ctx = {
-//   t(key, vars)      the current language's string (lib/i18n.js)
-//   lang              "en" | "zh" (a getter: always the current language)
-//   settings          this figure's current settings (a getter; read-only by convention)
-//   params            this figure's parameter descriptions (the description's params and
-//                     view_params, Param.describe(), then the module's VIEW_PARAMS)
-//   constants         the description's constants (attnlab.figures.<module>.CONSTANTS)
-//   set(partial)      change settings: state → URL, and an API request if an API setting changed;
-//                     returns the names that actually changed (invalid values are ignored)
-//   hl(node, key)     mark a drawing element for the formula ↔ figure link (lib/highlight.js)
-//   announce(text)    say something to screen readers (the page's ARIA live region)
-// }
+// Mounting figure views and feeding them data. A view is ./figures/<name>.js; what it exports and
+// the ctx it is mounted with are described in ./viewctx.js (a notebook builds the same ctx).
 // The API answer of GET /api/figures/<name> goes to update(data); an error is shown in the
 // figure instead. On a language switch relabel() is called, or, if the view has none, the view
 // is re-mounted and given its last data again (settings live in the state, so nothing is lost).
 
 import { figureRequester } from "./api.js";
-import { hl } from "./highlight.js";
 import { clear, html } from "./svg.js";
+import { mergeParams, viewContext } from "./viewctx.js";
 
-/** A polite ARIA live region writer (re-announces identical text too). */
-export function createAnnouncer(region) {
-  return (text) => {
-    if (!region) return;
-    region.textContent = "";
-    setTimeout(() => { region.textContent = text; }, 30);
-  };
-}
-
-function mergeParams(...lists) {
-  const seen = new Set();
-  return lists.flat().filter((p) => !seen.has(p.name) && seen.add(p.name));
-}
+export { createAnnouncer } from "./viewctx.js";
 
 /**
  * Load the view modules of the <figure data-fig> elements `roots`; apiList is GET /api/figures.
@@ -85,16 +58,7 @@ export async function figureViews(roots, apiList) {
 
   function mount(entry, { fetch = true } = {}) {
     const { store, t, announce } = env;
-    const ctx = {
-      t,
-      get lang() { return store.state.lang; },
-      get settings() { return store.settings(entry.name); },
-      params: specs[entry.name],
-      constants: entry.constants,
-      set: (partial) => store.set(entry.name, partial),
-      hl,
-      announce,
-    };
+    const ctx = viewContext(store, entry.name, { t, params: specs[entry.name], constants: entry.constants, announce });
     clear(entry.body);
     try {
       entry.view = entry.module.mount(entry.body, ctx) ?? null;

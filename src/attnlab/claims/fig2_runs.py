@@ -24,8 +24,10 @@ def trained(task: str, heads: int, seed: int = DEFAULT_SEED, steps: int | None =
 
 
 @lru_cache(maxsize=6)
-def swept(task: str, heads: int, seeds: tuple[int, ...] | None = None) -> SweepResult:
-    """Every seed of `seeds` (SWEEP_SEEDS by default) trained for STEPS steps, on both cores.
-
-    The defaults are read when called, so a test can shrink them."""
-    return sweep(task, heads, SWEEP_SEEDS if seeds is None else seeds, STEPS)
+def swept(
+    task: str, heads: int, seeds: tuple[int, ...] | None = None, steps: int | None = None
+) -> SweepResult:
+    """Every seed of `seeds` (SWEEP_SEEDS by default) trained for `steps` (STEPS by default)
+    steps, on both cores. The defaults are read when called, so a test can shrink them."""
+    seeds = SWEEP_SEEDS if seeds is None else seeds
+    return sweep(task, heads, seeds, STEPS if steps is None else steps)
