@@ -88,3 +88,13 @@ def test_by_default_a_child_process_measures_and_close_ends_it() -> None:
     assert child.is_alive() and child.pid != os.getpid()
     measured.close()
     assert not child.is_alive()
+
+
+def test_the_costly_fast_checks_are_measured_last() -> None:
+    """F2.11 trains 20 seeds: the page's other numbers come first, in the registry's order."""
+    from attnlab.claims import CLAIM_IDS
+    from attnlab.claims.runner import cheap_first
+
+    order = cheap_first(CLAIM_IDS)
+    assert sorted(order) == sorted(CLAIM_IDS) and order[-1] == "F2.11"
+    assert order[:-1] == [c for c in CLAIM_IDS if c != "F2.11"]

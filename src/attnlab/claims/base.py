@@ -70,9 +70,13 @@ Check = Callable[[], ClaimResult]
 
 @dataclass(frozen=True)
 class ClaimCheck:
+    """`costly`: a fast check that still trains many seeds (F2.11's strip, ~10 s of one core);
+    the page's runner measures those after the others, so the text's numbers do not wait."""
+
     id: str
     run: Check
     slow: bool = False
+    costly: bool = False
 
 
 SPREAD = (10, 90)  # the percentiles a sweep is reported by, beside its median

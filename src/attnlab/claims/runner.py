@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from attnlab.claims import clear_caches, run_claim, select
+from attnlab.claims import all_checks, clear_caches, run_claim, select
 
 log = logging.getLogger("attnlab.claims")
 
@@ -55,6 +55,13 @@ def _serve_calls(conn: Any) -> None:
         except (EOFError, OSError):
             return
         conn.send(_CALLS[name](*args))
+
+
+def cheap_first(ids: Iterable[str]) -> list[str]:
+    """The ids in their order, those whose fast check is `costly` moved to the end."""
+    ids, checks = list(ids), all_checks()
+    costly = {cid for cid in ids if any(c.costly and not c.slow for c in checks[cid])}
+    return [cid for cid in ids if cid not in costly] + [cid for cid in ids if cid in costly]
 
 
 class MeasuringProcess:
@@ -254,7 +261,7 @@ class Measurements:
                 with self.measuring:
                     self._where.call("clear")
             if fast:
-                self._measure([(cid, False) for cid in checks], phase="fast")
+                self._measure([(cid, False) for cid in cheap_first(checks)], phase="fast")
             while self._take_more(t0):
                 if asked := self._asked_now():
                     self._measure(asked, phase="asked")
