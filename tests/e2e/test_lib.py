@@ -217,6 +217,13 @@ def test_scales_ticks_and_number_formats(js) -> None:
     assert out["fmt"] == ["1.20e−4", "−3.14", "1.3", ".97", "1", "8\u2009194", "—"]
 
 
+def test_heads_are_drawn_in_the_slides_colours(js) -> None:
+    from attnlab.export.style import HEAD_COLOURS
+
+    out = js('const H = await import("/static/js/lib/trainheads.js"); return [...H.HEAD_COLOURS];')
+    assert tuple(out) == HEAD_COLOURS  # "head 2" is the same colour on the page and on a slide
+
+
 def test_block_colours_are_the_engine_s_names_drawn_as_the_slides_draw_them(js) -> None:
     from attnlab.export.style import OBJECT_COLOURS
     from attnlab.tabletop.scenes import COLOURS

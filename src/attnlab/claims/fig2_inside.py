@@ -47,18 +47,17 @@ def _fetch_table() -> dict[str, Any]:
     }
 
 
-def _vector_heads() -> dict[str, Any]:
-    tr = trained("vector", 2)
-    shares = peak_shares(colour_match(tr.seed_batch.params_a, "vector"))  # (H, 2): on A, on B
+def _roles(table: np.ndarray) -> tuple[int, int, float, float]:
+    """The head that peaks at A most often, the one that peaks at B, and those two shares."""
+    shares = peak_shares(table)  # (H, 2): on A, on B
     head_a, head_b = int(shares[:, 0].argmax()), int(shares[:, 1].argmax())
-    return {
-        "head_a": head_a + 1,  # heads are numbered from 1 on the page
-        "head_b": head_b + 1,
-        "share_a": float(shares[head_a, 0]),
-        "share_b": float(shares[head_b, 1]),
-        "n_instructions": len(VECTOR_INSTRUCTIONS),
-        "trained_steps": runs.STEPS,
-    }
+    return head_a, head_b, float(shares[head_a, 0]), float(shares[head_b, 1])
+
+
+def _split(table: np.ndarray) -> bool:
+    """Some head peaks at A under all 30 instructions, and another head at B (vector tables)."""
+    head_a, head_b, share_a, share_b = _roles(table)
+    return head_a != head_b and share_a == 1 and share_b == 1
 
 
 def _diagonal(table: np.ndarray) -> bool:
@@ -66,11 +65,18 @@ def _diagonal(table: np.ndarray) -> bool:
     return bool(peak_shares(table)[0, 0] == 1)
 
 
-def _split(table: np.ndarray) -> bool:
-    """Some head peaks at A under all 30 instructions, and another head at B (vector tables)."""
-    shares = peak_shares(table)
-    head_a, head_b = shares[:, 0].argmax(), shares[:, 1].argmax()
-    return bool(head_a != head_b and shares[head_a, 0] == 1 and shares[head_b, 1] == 1)
+def _vector_heads() -> tuple[bool, dict[str, Any]]:
+    """Whether the default seed's two heads split A/B, and the values that say how."""
+    table = colour_match(trained("vector", 2).seed_batch.params_a, "vector")
+    head_a, head_b, share_a, share_b = _roles(table)
+    return _split(table), {
+        "head_a": head_a + 1,  # heads are numbered from 1 on the page
+        "head_b": head_b + 1,
+        "share_a": share_a,
+        "share_b": share_b,
+        "n_instructions": len(VECTOR_INSTRUCTIONS),
+        "trained_steps": runs.STEPS,
+    }
 
 
 def _sweep_shares() -> dict[str, Any]:
@@ -89,10 +95,8 @@ def _sweep_shares() -> dict[str, Any]:
 
 
 def check_f2_10(*, full: bool = False) -> ClaimResult:
-    fetch, vector = _fetch_table(), _vector_heads()
-    ok = fetch["diagonal_rows"] == N_COLOURS
-    ok = ok and vector["head_a"] != vector["head_b"] and vector["share_a"] == 1
-    ok = ok and vector["share_b"] == 1
+    (split, vector), fetch = _vector_heads(), _fetch_table()
+    ok = fetch["diagonal_rows"] == N_COLOURS and split
     values = {**fetch, **vector, "seed": DEFAULT_SEED}
     measured = (
         f"seed {DEFAULT_SEED}: fetch at {FETCH_STEPS} steps, {fetch['diagonal_rows']}/6 rows peak "
@@ -146,7 +150,8 @@ def check_f2_11(*, full: bool = False) -> ClaimResult:
     failing = [i for i, f in enumerate(per_seed["failed"]) if f]
     same = [len(set(per_seed["looks_at"][i])) == 1 and None not in per_seed["looks_at"][i]
             for i in failing]  # fmt: skip
-    weights = [max(max(w) for w in per_seed["head_weight"][i]) for i in failing]
+    # per failing seed, the least any of its heads puts on the object it looks at
+    weights = [min(max(w) for w in per_seed["head_weight"][i]) for i in failing]
     ok = bool(failing) and all(same)
     values: dict[str, Any] = {
         "failures": len(failing),

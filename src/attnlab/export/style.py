@@ -33,6 +33,10 @@ OBJECT_COLOURS: dict[str, str] = {
     "purple": "#CC79A7",
 }
 
+# FIG 2's heads, one colour each, as static/js/lib/trainheads.js draws them (rings, weight lines):
+# attention amber first, then hues no block has
+HEAD_COLOURS = ("#E69F00", "#56B4E9", "#9A6200", "#6b7280")
+
 FIGSIZE = (13.333, 7.5)  # inches, 16:9 like a slide
 DPI = 150  # 2000 × 1125 pixels
 TITLE_SIZE = 20

@@ -17,7 +17,6 @@ from matplotlib.patches import Rectangle
 
 from attnlab.export import style
 
-HEAD_COLOURS = (style.AMBER, style.BLUE, style.TEAL, style.RED)  # head 1, 2, 3, 4
 PARTS = {1: ("fetch",), 2: ("A", "B")}  # the table's parts: which colour of the instruction
 
 
@@ -29,7 +28,7 @@ def heads_over_time(ax: Axes, data: dict[str, Any]) -> None:
     vector = w.ndim == 3
     marker = "o" if len(steps) <= 3 else None
     for h in range(w.shape[1]):
-        colour = HEAD_COLOURS[h % len(HEAD_COLOURS)]
+        colour = style.HEAD_COLOURS[h % len(style.HEAD_COLOURS)]
         if not vector:
             ax.plot(steps, w[:, h], color=colour, lw=2.5, marker=marker, label=f"head {h + 1}")
             continue
