@@ -1,10 +1,45 @@
-"""Strict numerics for every test: an overflow or a 0/0 (e.g. a fully masked softmax row done
-wrong) raises instead of quietly producing inf or NaN."""
+"""Every test: strict numerics, and a run that leaves no process behind.
+
+Strict numerics: an overflow or a 0/0 (e.g. a fully masked softmax row done wrong) raises
+instead of quietly producing inf or NaN. No process left: see tests/leftovers.py.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
+
+from tests.leftovers import leftovers, mark_session
+
+_MARK = {}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    _MARK["session"] = mark_session()  # before any test starts a process
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _stop_training_pools():
+    """Apps served in this process share training pools (trainpool.pool): stopped at the end."""
+    yield
+    from attnlab.trainpool.pool import stop_shared_pools
+
+    stop_shared_pools()
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Fail the run if a process the suite started is still alive (and end it)."""
+    if "session" not in _MARK or hasattr(session.config, "workerinput"):
+        return
+    left = leftovers(_MARK["session"])
+    if left:
+        lines = "\n".join(f"  {pid}: {cmd}" for pid, cmd in left.items())
+        session.config.get_terminal_writer().line(
+            f"\n{len(left)} process(es) started by the tests were still running (now killed):\n"
+            + lines,
+            red=True,
+        )
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 @pytest.fixture(autouse=True)

@@ -80,7 +80,12 @@ def test_run_says_where_it_serves_and_opens_the_browser(capsys, monkeypatch) -> 
     import uvicorn
 
     served, opened = [], []
-    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets: served.extend(sockets))
+
+    def run(self, sockets):
+        served.extend(sockets)
+        self.started = True
+
+    monkeypatch.setattr(uvicorn.Server, "run", run)
     monkeypatch.setattr(serve_cli.webbrowser, "open", opened.append)
     holder = _taken_port()
     port = holder.getsockname()[1]
@@ -99,21 +104,23 @@ def test_run_says_where_it_serves_and_opens_the_browser(capsys, monkeypatch) -> 
 
 @pytest.fixture
 def captured(monkeypatch) -> dict:
-    """`serve` runs up to uvicorn, which is replaced by a recorder of its config and sockets."""
+    """`serve` runs up to uvicorn (or the supervisor), replaced by a recorder of what it got."""
     import uvicorn
-    from uvicorn.supervisors import Multiprocess
+
+    from attnlab.web.serving import Supervisor
 
     seen: dict = {}
 
     def server_run(self, sockets):
-        seen.update(config=self.config, sockets=sockets)
+        seen.update(config=self.config, sockets=sockets, server=self)
+        self.started = True
 
     def supervise(self):
-        seen.update(config=self.config, sockets=self.sockets)
+        seen.update(settings=self.settings, sockets=[self.sock], processes=self.n)
+        return 0
 
     monkeypatch.setattr(uvicorn.Server, "run", server_run)
-    monkeypatch.setattr(Multiprocess, "run", supervise)
-    monkeypatch.setattr(serve_cli.os, "environ", dict(serve_cli.os.environ))  # kept from leaking
+    monkeypatch.setattr(Supervisor, "run", supervise)
     yield seen
     for sock in seen.get("sockets", []):
         sock.close()
@@ -165,17 +172,28 @@ def test_proxy_mode_trusts_the_local_proxy_and_shares_the_token(captured, capsys
     assert "?token=shared-by-every-replica" in capsys.readouterr().out
 
 
-def test_workers_run_n_processes_that_build_the_same_app(captured) -> None:
-    from attnlab.web.app import app_from_env
+def test_workers_run_n_supervised_processes_with_the_same_settings(captured) -> None:
+    import pickle
 
     argv = ["serve", "--workers", "3", "--allowed-host", "lab.example", "--port", "0"]
     assert main([*argv, "--no-browser"]) == 0
-    config = captured["config"]
-    assert (config.workers, config.app, config.factory) == (3, "attnlab.web.app:app_from_env", True)
-    limits = app_from_env().state.limits  # as each process builds it, from the environment
-    assert limits.server_processes == 3
+    assert captured["processes"] == 3
+    limits = pickle.loads(pickle.dumps(captured["settings"]))  # as each process receives them
+    assert limits == captured["settings"] and limits.server_processes == 3
     assert limits.allowed_hosts == ("lab.example", "127.0.0.1")
     assert limits.join_token is None
+
+
+def test_one_process_serves_with_a_server_that_stops_its_tree(captured) -> None:
+    from attnlab.web.server import LessonServer
+
+    assert main(["serve", "--port", "0", "--no-browser"]) == 0
+    server = captured["server"]
+    assert isinstance(server, LessonServer) and server.going_away is not None
+    assert (
+        server.config.timeout_graceful_shutdown
+        == captured["config"].app.state.limits.shutdown_grace_s
+    )
 
 
 def test_urls_for_hosts() -> None:

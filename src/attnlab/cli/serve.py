@@ -160,12 +160,7 @@ def print_join(settings: Any, port: int, *, classroom: bool) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import uvicorn
-    from uvicorn.supervisors import Multiprocess
-
-    from attnlab.web import create_app
-    from attnlab.web.config import settings_env
-    from attnlab.web.server import server_config
+    from attnlab.web.serving import serve_lesson, serve_processes
 
     wanted = coerce(PORT, args.port)
     workers = coerce(WORKERS, args.workers)
@@ -183,17 +178,9 @@ def run(args: argparse.Namespace) -> int:
     forwarded = {"proxy_headers": args.proxy, "forwarded_allow_ips": "127.0.0.1,::1"}
     if not args.no_browser:
         webbrowser.open(url)  # the socket already listens: the browser's request waits for us
-    if workers == 1:
-        config = server_config(create_app(settings), settings, **forwarded)
-        uvicorn.Server(config).run(sockets=[sock])
-        return 0
-    # N processes share the socket; each builds the app by name from the environment.
-    os.environ.update(settings_env(settings))
-    config = server_config(
-        "attnlab.web.app:app_from_env", settings, factory=True, workers=workers, **forwarded
-    )
-    Multiprocess(config, sockets=[sock]).run()
-    return 0
+    if workers == 1:  # this process serves: nothing between the shell and the server
+        return serve_lesson(settings, sock, **forwarded)
+    return serve_processes(settings, sock, workers, **forwarded)
 
 
 def _allow_open_files(wanted: int) -> None:

@@ -208,3 +208,11 @@ def shared_pool(size: int, *, frame_s: float, factory: Any = None) -> TrainPool:
             _POOLS[key] = pool = TrainPool(size, frame_s=frame_s, factory=factory)
             atexit.register(pool.stop)  # before multiprocessing's own exit hook ends them
         return _POOLS[key]
+
+
+def stop_shared_pools() -> None:
+    """TEMPORARY (lead's branch): replaced by the workers branch's version at merge."""
+    with _POOLS_LOCK:
+        pools = list(_POOLS.values())
+    for pool in pools:
+        pool.stop()

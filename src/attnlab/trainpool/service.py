@@ -35,7 +35,7 @@ class TrainingService:
         self.admission = Admission(capacity or 1)
         self.capacity: Capacity | None = None
         self._starting: asyncio.Task[None] | None = None
-        self.open_sockets = 0  # changed by the sockets, on the event loop
+        self.conversations: set[Any] = set()  # the open training sockets (changed on the loop)
 
     def start(self) -> None:
         """Begin starting the pool (on the running loop) without waiting for it."""
@@ -59,6 +59,15 @@ class TrainingService:
         """The app stops: a start still under way is not waited for (the pool is shared)."""
         if self._starting is not None and not self._starting.done():
             self._starting.cancel()
+
+    @property
+    def open_sockets(self) -> int:
+        return len(self.conversations)
+
+    async def going_away(self) -> None:
+        """The server stops: every open training socket is closed with 1001 (going away)."""
+        closing = [c.going_away() for c in list(self.conversations)]
+        await asyncio.gather(*closing, return_exceptions=True)
 
     async def ready(self) -> Capacity:
         self.start()

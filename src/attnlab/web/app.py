@@ -18,7 +18,7 @@ from attnlab import __version__
 from attnlab.figures import figure_modules
 from attnlab.trainpool.service import TrainingService
 from attnlab.web.claims_api import claims_router
-from attnlab.web.config import WebSettings, settings_from_env
+from attnlab.web.config import WebSettings
 from attnlab.web.figures_api import figures_router
 from attnlab.web.guard import Guard, document_refusals
 from attnlab.web.inputs import InputError, error_response, printable
@@ -71,11 +71,6 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     app.add_middleware(Guard, settings=limits)  # outside every route and the socket
     document_refusals(app)
     return app
-
-
-def app_from_env() -> FastAPI:
-    """The app as `serve --workers N` builds it in each process (settings from the environment)."""
-    return create_app(settings_from_env())
 
 
 def _add_error_handlers(app: FastAPI) -> None:

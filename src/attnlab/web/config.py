@@ -6,8 +6,7 @@ another site could try to talk to it, and a forgotten browser tab must not train
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,7 +23,7 @@ class WebSettings:
     idle_timeout_s: a paused session with no client message for this long is closed.
     train_workers / train_capacity: worker processes for live training and sessions that may
         train at once; None = derived from the machine (`attnlab.trainpool.capacity`).
-    server_processes: server processes sharing the machine (uvicorn's multi-process mode);
+    server_processes: server processes sharing the machine (`serve --workers N`);
         each takes 1/N of the cores for its workers and its capacity.
     train_grace_s: a paused run keeps its slot this long (then the next in line gets it).
     max_open_sockets: training sockets open at once (each holds a model in a worker); the
@@ -41,6 +40,8 @@ class WebSettings:
     max_header_bytes / header_timeout_s / keep_alive_s: a request's head must fit in this many
         bytes and arrive within this time; an idle kept-alive connection is closed after this.
     max_connections / backlog: requests past this many at once get 503; queued handshakes.
+    shutdown_grace_s: on a stop, open requests get this long to finish (then are cancelled), so
+        that the whole process tree ends within the 5 s a service manager is promised.
     trainer_factory: TrainConfig → a trainer with the `attnlab.tabletop.Trainer` interface,
         run in the worker processes (so importable by name); None means the real one.
     """
@@ -59,6 +60,7 @@ class WebSettings:
     keep_alive_s: float = 5.0
     max_connections: int = 1000
     backlog: int = 2048
+    shutdown_grace_s: float = 2.0
     trainer_factory: Callable[[Any], Any] | None = None
     train_workers: int | None = None
     train_capacity: int | None = None
@@ -67,30 +69,3 @@ class WebSettings:
     max_open_sockets: int = 400
     inbox_messages: int = 8
     outbox_messages: int = 256
-
-
-# `serve --workers N` starts N processes that each build the app from these (uvicorn imports it
-# by name), so the choices `serve` made travel as environment variables.
-_ENV = {"allowed_hosts": "ATTNLAB_ALLOWED_HOSTS", "join_token": "ATTNLAB_TOKEN",
-        "server_processes": "ATTNLAB_SERVER_PROCESSES"}  # fmt: skip
-
-
-def settings_env(settings: WebSettings) -> dict[str, str]:
-    """The environment that makes `settings_from_env` rebuild `settings`' serve choices."""
-    return {
-        _ENV["allowed_hosts"]: ",".join(settings.allowed_hosts),
-        _ENV["join_token"]: settings.join_token or "",
-        _ENV["server_processes"]: str(settings.server_processes),
-    }
-
-
-def settings_from_env(env: Mapping[str, str] | None = None) -> WebSettings:
-    """WebSettings with the serve choices found in `env` (os.environ by default)."""
-    env = os.environ if env is None else env
-    hosts = tuple(h for h in env.get(_ENV["allowed_hosts"], "").split(",") if h)
-    processes = env.get(_ENV["server_processes"], "1")
-    return WebSettings(
-        allowed_hosts=hosts,
-        join_token=env.get(_ENV["join_token"]) or None,
-        server_processes=int(processes) if processes.isdigit() and int(processes) > 0 else 1,
-    )

@@ -12,6 +12,12 @@ app reads it: the same limit, in bytes, from the same WebSettings.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import signal
+import socket
+import threading
+from collections.abc import Generator
+from types import FrameType
 from typing import Any
 
 import h11
@@ -66,7 +72,53 @@ def server_config(app: Any, settings: WebSettings, **options: Any) -> uvicorn.Co
         limit_concurrency=settings.max_connections,
         backlog=settings.backlog,
         ws_max_size=settings.max_message_bytes,
+        # a stop waits this long for open requests, then cancels them (then the workers stop)
+        timeout_graceful_shutdown=settings.shutdown_grace_s,
         **{"log_level": "warning", **options},
     )
     config.header_timeout_s = settings.header_timeout_s  # read by BoundedH11 (see above)
     return config
+
+
+# SIGHUP too: a terminal that closes, or `kill -HUP`, must stop the tree, not orphan it.
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+class LessonServer(uvicorn.Server):
+    """uvicorn's Server that stops its whole tree on SIGINT, SIGTERM and SIGHUP.
+
+    uvicorn alone handles two of the three, then re-raises the signal once it has stopped — so
+    the process dies by it before `serve` can stop the training workers, and SIGHUP kills it at
+    once. Here a signal asks for a clean stop and is not raised again; a second Ctrl+C forces it
+    (a supervisor's SIGTERM after the terminal's SIGINT does not).
+    Before uvicorn closes the connections (its sockets get 1012 "restart"), `going_away` closes
+    the training sockets with 1001: the server is going away, not coming back in a moment.
+    """
+
+    def __init__(self, config: uvicorn.Config, going_away: Any = None) -> None:
+        super().__init__(config)
+        self.going_away = going_away  # async () -> None, or None
+        self.stopped_by: int | None = None
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Generator[None, None, None]:
+        if threading.current_thread() is not threading.main_thread():
+            yield  # signals reach the main thread only (a test may serve from another)
+            return
+        old = {sig: signal.signal(sig, self.handle_exit) for sig in STOP_SIGNALS}
+        try:
+            yield
+        finally:
+            for sig, handler in old.items():
+                signal.signal(sig, handler)
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        if self.should_exit and sig == signal.SIGINT:
+            self.force_exit = True  # Ctrl+C twice: stop without waiting for connections
+        self.should_exit, self.stopped_by = True, self.stopped_by or sig
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        if self.going_away is not None:
+            with contextlib.suppress(Exception):  # a failing hook must not keep the port
+                await asyncio.wait_for(self.going_away(), self.config.timeout_graceful_shutdown)
+        await super().shutdown(sockets)

@@ -125,7 +125,7 @@ class Conversation:
     async def serve(self) -> None:
         reader = asyncio.create_task(self._read())
         self.writer = writer = asyncio.create_task(self._write())
-        self.service.open_sockets += 1
+        self.service.conversations.add(self)
         try:
             await self.service.ready()
             loop = asyncio.get_running_loop()
@@ -150,7 +150,7 @@ class Conversation:
         self.admission.release(self)
         if self.sid:
             self.pool.close(self.sid)
-        self.service.open_sockets -= 1
+        self.service.conversations.discard(self)
 
     async def _read(self) -> None:
         await read_into(self.ws, self.inbox)
@@ -276,6 +276,10 @@ class Conversation:
 
     def _error(self, code: str, message: str) -> None:
         self.send({"type": "error", "code": code, "message": message})
+
+    async def going_away(self) -> None:
+        """The server is stopping: what was said is sent, then the socket closes with 1001."""
+        await self._close(1001, "the server is stopping")
 
     async def _close(self, code: int, reason: str) -> None:
         self.outbox.put_nowait(None)  # what was said goes first

@@ -1,0 +1,154 @@
+"""`attnlab serve` stops when told, and all of it: the tree the shell started ends together.
+
+Each case starts a real server (as a shell would), opens a training socket, and signals the PID
+the shell got. Within 5 s the socket must have been told 1001 (going away), the port must refuse
+connections and no process of the tree may be left — training workers, the claims runner, the
+server processes of `--workers 2`. SIGKILL, which the server cannot see, leaves the workers to
+notice by themselves: within 2 s.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import httpx
+import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
+
+from tests.proctree import alive, descendants
+
+STOP_BOUND_S = 5.0  # the issue's bound for a signal that the server sees
+ORPHAN_BOUND_S = 2.0  # and for a worker whose server was killed outright
+START_S = 90.0  # a busy machine starts the training workers slowly
+MODES = {"default": [], "workers-2": ["--workers", "2"], "class": ["--class"]}
+
+
+@dataclass
+class Served:
+    proc: subprocess.Popen[str]
+    port: int
+
+    @property
+    def tree(self) -> list[int]:
+        return [self.proc.pid, *descendants(self.proc.pid)]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _port_open(port: int) -> bool:
+    with socket.socket() as s:
+        s.settimeout(0.5)
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+def _wait_until_training(port: int, proc: subprocess.Popen[str]) -> None:
+    """Until the capacity is known: the training workers are up and have measured themselves."""
+    end = time.monotonic() + START_S
+    while time.monotonic() < end and proc.poll() is None:
+        with contextlib.suppress(httpx.HTTPError):
+            url = f"http://127.0.0.1:{port}/api/training/capacity"
+            if httpx.get(url, timeout=START_S).status_code == 200:
+                return
+        time.sleep(0.2)
+    raise AssertionError(f"the server did not start (exit code {proc.poll()})")
+
+
+@contextlib.contextmanager
+def served(mode: str) -> Iterator[Served]:
+    port = _free_port()
+    cmd = [sys.executable, "-m", "attnlab", "serve", "--no-browser", "--port", str(port)]
+    # Its own session: the test signals the one PID, as `kill PID` does, not a terminal's group.
+    proc = subprocess.Popen(
+        [*cmd, *MODES[mode]], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,
+    )  # fmt: skip
+    started = Served(proc, port)
+    try:
+        _wait_until_training(port, proc)
+        yield started
+    finally:
+        for pid in started.tree:  # whatever the test left: nothing outlives it
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        proc.wait(10)
+        proc.stderr.close()
+
+
+@contextlib.contextmanager
+def _training_socket(port: int) -> Iterator[ClientConnection]:
+    origin = f"http://127.0.0.1:{port}"
+    url = f"ws://127.0.0.1:{port}/ws/train"
+    with connect(url, additional_headers={"Origin": origin}) as ws:
+        ws.recv(timeout=30)  # the session's first state: it is open in a worker
+        yield ws
+
+
+def _close_code(ws: ClientConnection, timeout_s: float) -> int | None:
+    end = time.monotonic() + timeout_s
+    try:
+        while time.monotonic() < end:
+            ws.recv(timeout=max(0.01, end - time.monotonic()))
+    except ConnectionClosed as closed:
+        return closed.rcvd.code if closed.rcvd else None
+    except TimeoutError:
+        return None
+    return None
+
+
+def _gone_within(pids: list[int], seconds: float) -> list[int]:
+    """The pids still alive after `seconds` (polled): [] when all ended in time."""
+    end = time.monotonic() + seconds
+    while (left := [p for p in pids if alive(p)]) and time.monotonic() < end:
+        time.sleep(0.05)
+    return left
+
+
+@pytest.mark.parametrize("mode", list(MODES))
+@pytest.mark.parametrize(
+    "sig", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP], ids=lambda s: s.name
+)
+def test_a_stop_signal_ends_the_whole_tree_within_5_s(mode: str, sig: signal.Signals) -> None:
+    with served(mode) as server, _training_socket(server.port) as ws:
+        tree = server.tree
+        names = {p: _name(p) for p in tree}
+        assert len(tree) >= 3, names  # the server, its training worker(s), the claims runner
+        started = time.monotonic()
+        os.kill(server.proc.pid, sig)
+        code = _close_code(ws, STOP_BOUND_S)
+        left = _gone_within(tree, STOP_BOUND_S - (time.monotonic() - started))
+        took = time.monotonic() - started
+        assert code == 1001, f"the training socket was closed with {code}, not 1001"
+        assert not left, f"alive {took:.1f} s after {sig.name}: {[names[p] for p in left]}"
+        assert not _port_open(server.port), "the port still accepts connections"
+        assert server.proc.wait(1) in (0, -sig)
+
+
+@pytest.mark.parametrize("mode", ["default", "workers-2"])
+def test_workers_of_a_killed_server_end_within_2_s(mode: str) -> None:
+    with served(mode) as server:
+        tree = server.tree
+        children = [p for p in tree if p != server.proc.pid]
+        assert children
+        os.kill(server.proc.pid, signal.SIGKILL)
+        server.proc.wait(5)
+        left = _gone_within(children, ORPHAN_BOUND_S)
+        assert not left, f"still alive 2 s after SIGKILL: {[_name(p) for p in left]}"
+
+
+def _name(pid: int) -> str:
+    with contextlib.suppress(OSError), open(f"/proc/{pid}/cmdline", "rb") as f:
+        return f.read().replace(b"\0", b" ").decode(errors="replace")[:120]
+    return "?"
