@@ -43,6 +43,7 @@ class WebSettings:
     max_connections / backlog: requests past this many at once get 503; queued handshakes.
     trainer_factory: TrainConfig → a trainer with the `attnlab.tabletop.Trainer` interface,
         run in the worker processes (so importable by name); None means the real one.
+    access_log: uvicorn logs one line per request (`serve --access-log`); off, only events.
     """
 
     max_steps: int = 20_000
@@ -67,6 +68,7 @@ class WebSettings:
     max_open_sockets: int = 400
     inbox_messages: int = 8
     outbox_messages: int = 256
+    access_log: bool = False
 
 
 # `serve --workers N` starts N processes that each build the app from these (uvicorn imports it

@@ -18,6 +18,7 @@ import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from attnlab.logs import log_config
 from attnlab.web.config import WebSettings
 
 
@@ -66,7 +67,9 @@ def server_config(app: Any, settings: WebSettings, **options: Any) -> uvicorn.Co
         limit_concurrency=settings.max_connections,
         backlog=settings.backlog,
         ws_max_size=settings.max_message_bytes,
-        **{"log_level": "warning", **options},
+        # one line an event (attnlab.logs); log_level None: the levels are log_config's own
+        **{"log_config": log_config(), "log_level": None, "access_log": settings.access_log}
+        | options,
     )
     config.header_timeout_s = settings.header_timeout_s  # read by BoundedH11 (see above)
     return config
