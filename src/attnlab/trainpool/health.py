@@ -41,10 +41,10 @@ def training_state(
     starting: asyncio.Task[None] | None, capacity_known: bool, workers: int, alive: int
 ) -> tuple[State, str | None]:
     """(state, problem) from the start-up task, whether the capacity is known, and the workers."""
-    failed = starting is not None and starting.done() and not starting.cancelled()
-    error = starting.exception() if failed and starting is not None else None
-    if error is not None:
-        return "degraded", f"the training workers failed to start: {error!r}"
+    if starting is not None and starting.done() and not starting.cancelled():
+        error = starting.exception()  # also marks it retrieved: no "never retrieved" warning
+        if error is not None:
+            return "degraded", f"the training workers failed to start: {error!r}"
     if not capacity_known:
         return "starting", None
     if alive < workers:

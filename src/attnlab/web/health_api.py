@@ -62,7 +62,7 @@ def health_router() -> APIRouter:
 
 
 def _health(request: Request, training: TrainingHealth, uptime_s: float) -> Health:
-    runner = getattr(request.app.state, "measurements", None)  # made on the first /api/claims
+    runner = getattr(request.app.state, "measurements", None)  # made at start-up
     return Health(
         status=training.state,
         version=__version__,
