@@ -117,7 +117,8 @@ def _running(pid: int) -> bool:
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc (Linux)")
 def test_the_units_command_logs_lines_and_stops_its_tree_on_sigterm() -> None:
     port, stop_s = _free_port(), float(_settings()["TimeoutStopSec"])
-    env = {**os.environ, "ATTNLAB_TOKEN": "from-the-environment-file"}
+    name, value = _settings()["Environment"].split("=", 1)  # as systemd sets it
+    env = {**os.environ, name: value, "ATTNLAB_TOKEN": "from-the-environment-file"}
     env.pop("FORCE_COLOR", None)
     proc = subprocess.Popen(
         _command(port), env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
