@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup serve train test lint bench browser nginx clean widgets notebook
+.PHONY: setup serve train test lint bench browser nginx systemd clean widgets notebook
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -32,6 +32,13 @@ nginx:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null; \
 	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null; fi; }
 
+# Debian's systemd-analyze checks README's unit file in tests/cli/test_service_unit.py (offline:
+# `verify` needs no running systemd, and nothing is started or enabled).
+systemd:
+	@command -v systemd-analyze >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq systemd >/dev/null; \
+	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq systemd >/dev/null; fi; }
+
 # axe-core for the accessibility test, pinned by tests/e2e/package-lock.json (a test asset only).
 E2E_ASSETS := tests/e2e/node_modules/.package-lock.json
 $(E2E_ASSETS): tests/e2e/package-lock.json
@@ -56,7 +63,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 
-test: $(STAMP) browser nginx lint $(E2E_ASSETS) $(WIDGET_TOOLS)
+test: $(STAMP) browser nginx systemd lint $(E2E_ASSETS) $(WIDGET_TOOLS)
 	$(BIN)/pytest
 
 # Speed is measured here, not in tests: each script prints ratios against a reference measured

@@ -57,3 +57,12 @@ def test_figure_help_lists_settings(capsys):
         main(["figure", "scaling", "--help"])
     out = capsys.readouterr().out
     assert "d_k" in out and "default" in out
+
+
+def test_reproduce_without_a_terminal_writes_no_escape_codes(capsys, monkeypatch):
+    for name in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE"):
+        monkeypatch.delenv(name, raising=False)
+    assert main(["reproduce", "--only", "F1.1"]) == 0
+    out, err = capsys.readouterr()
+    assert "F1.1" in out and "all hold" in out
+    assert "\x1b" not in out + err and "\r" not in out + err

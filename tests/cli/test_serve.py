@@ -141,9 +141,12 @@ def test_the_server_runs_with_the_apps_own_limits(captured) -> None:
     assert config.proxy_headers is False  # without --proxy no X-Forwarded-For is believed
 
 
-def test_class_mode_prints_the_join_link_with_a_qr_code_and_token(captured, capsys) -> None:
+def test_class_mode_prints_the_join_link_with_a_qr_code_and_token(
+    captured, capsys, monkeypatch
+) -> None:
     import segno
 
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)  # a teacher's terminal
     assert main(["serve", "--class", "--port", "0", "--no-browser"]) == 0
     (sock,) = captured["sockets"]
     assert sock.getsockname()[0] == "0.0.0.0"  # every interface
@@ -158,6 +161,24 @@ def test_class_mode_prints_the_join_link_with_a_qr_code_and_token(captured, caps
     qr = segno.make(link, error="m")
     drawn = [line for line in out.splitlines() if "▀" in line or "▄" in line or "█" in line]
     assert len(drawn) >= (qr.symbol_size()[1] + 1) // 2 - 4  # the code, two rows per line
+
+
+def test_without_a_terminal_the_join_link_comes_without_its_qr_code(captured, capsys) -> None:
+    assert not sys.stdout.isatty()  # captured, as a service's output is by journald
+    assert main(["serve", "--class", "--port", "0", "--no-browser"]) == 0
+    token = captured["config"].app.state.limits.join_token
+    lines = capsys.readouterr().out.splitlines()
+    assert [line for line in lines if token in line] == lines[-2:]  # the link, then the token
+    assert not any(block in line for line in lines for block in "▀▄█")
+
+
+def test_the_access_log_is_off_unless_asked_for(captured) -> None:
+    assert main(["serve", "--port", "0", "--no-browser"]) == 0
+    assert captured["config"].access_log is False
+    for sock in captured.pop("sockets"):
+        sock.close()
+    assert main(["serve", "--port", "0", "--no-browser", "--access-log"]) == 0
+    assert captured["config"].access_log is True
 
 
 def test_proxy_mode_trusts_the_local_proxy_and_shares_the_token(captured, capsys) -> None:

@@ -81,3 +81,21 @@ def test_unknown_option_is_refused_in_one_line(capsys):
     assert stop.value.code == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "--speed" in err
+
+
+NO_TERMINAL = ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE")  # rich's "draw anyway" switches
+
+
+@pytest.mark.parametrize(
+    "argv", [["--steps", "200"], ["--sweep", "2", "--steps", "25", "--workers", "1"]]
+)
+def test_without_a_terminal_no_progress_bar_and_no_escape_codes(capsys, monkeypatch, argv):
+    """Under a service manager (or `| tee`), the output is the summary's lines, nothing else."""
+    for name in NO_TERMINAL:
+        monkeypatch.delenv(name, raising=False)
+    code, out, err = _run(capsys, *argv)
+    assert code == 0 and out
+    assert "\x1b" not in out + err and "\r" not in out + err
+    monkeypatch.setenv("FORCE_COLOR", "1")  # the check bites: rich, told it is a terminal, draws
+    _, out, err = _run(capsys, *argv)
+    assert "\x1b" in out + err

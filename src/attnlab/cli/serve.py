@@ -63,6 +63,11 @@ def add_parser(subparsers: Any) -> None:
         help="behind a reverse proxy on this machine: trust its X-Forwarded-For, need the token",
     )
     parser.add_argument("--workers", default="1", help=f"{WORKERS.help} (default: 1)")
+    parser.add_argument(
+        "--access-log",
+        action="store_true",
+        help="log one line per request (off: only events, e.g. start, capacity, errors)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -139,13 +144,13 @@ def serve_settings(args: argparse.Namespace, workers: int) -> Any:
     if args.classroom or args.proxy:
         token = os.environ.get(TOKEN_ENV) or secrets.token_urlsafe(24)
     hosts = [h for i, h in enumerate(hosts) if h not in hosts[:i]]
-    return replace(
-        WebSettings(), allowed_hosts=tuple(hosts), join_token=token, server_processes=workers
-    )
+    chosen = {"join_token": token, "server_processes": workers, "access_log": args.access_log}
+    return replace(WebSettings(), allowed_hosts=tuple(hosts), **chosen)
 
 
 def print_join(settings: Any, port: int, *, classroom: bool) -> None:
-    """The join link for learners beyond this machine; in class mode with its QR code."""
+    """The join link for learners beyond this machine; in class mode with its QR code when
+    stdout is a terminal (drawn in a log, the code is dozens of lines of block characters)."""
     import segno
 
     token = settings.join_token
@@ -155,7 +160,8 @@ def print_join(settings: Any, port: int, *, classroom: bool) -> None:
     lan = [h for h in settings.allowed_hosts if h[0].isdigit()] or list(settings.allowed_hosts)
     link = f"{url_for(lan[0] if lan else '127.0.0.1', port)}?token={token}"
     print(f"attnlab: learners join at {link}", flush=True)
-    segno.make(link, error="m").terminal(out=sys.stdout, compact=True)
+    if sys.stdout.isatty():  # a service's log (journald) gets the link, not a picture of it
+        segno.make(link, error="m").terminal(out=sys.stdout, compact=True)
     print(f"attnlab: join token {token} (this machine itself needs none)", flush=True)
 
 

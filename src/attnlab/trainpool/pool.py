@@ -127,6 +127,10 @@ class TrainPool:
     def open_sessions(self) -> int:
         return len(self._home)
 
+    def alive(self) -> list[bool]:
+        """Whether each worker process runs now (no message to it: /healthz asks this)."""
+        return [w.process.is_alive() for w in list(self._workers)]
+
     async def worker_counts(self) -> list[dict[str, int]]:
         """What each worker process itself holds: {"sessions", "running"} (tests, stats)."""
         futures = []

@@ -12,6 +12,7 @@ from typing import Any
 
 from attnlab.trainpool.admission import Admission
 from attnlab.trainpool.capacity import Capacity, derive, pool_size, usable_cpus
+from attnlab.trainpool.health import TrainingHealth, training_state
 from attnlab.trainpool.pool import TrainPool, shared_pool
 
 # uvicorn's own logger: the one its console shows at INFO (the capacity is for the teacher)
@@ -85,3 +86,20 @@ class TrainingService:
             "queued": len(self.admission.line),
             "open_sockets": self.open_sockets,
         }
+
+    def health(self) -> TrainingHealth:
+        """GET /healthz's training part: from what is held here, without asking the workers."""
+        alive = sum(self.pool.alive())
+        state, problem = training_state(
+            self._starting, self.capacity is not None, self.pool.size, alive
+        )
+        return TrainingHealth(
+            state=state,
+            workers=self.pool.size,
+            workers_alive=alive,
+            capacity=None if self.capacity is None else self.capacity.capacity,
+            open_sessions=self.pool.open_sessions(),
+            training=len(self.admission.holders),
+            queued=len(self.admission.line),
+            problem=problem,
+        )

@@ -21,6 +21,7 @@ from attnlab.web.claims_api import claims_router
 from attnlab.web.config import WebSettings
 from attnlab.web.figures_api import figures_router
 from attnlab.web.guard import Guard, document_refusals
+from attnlab.web.health_api import health_router
 from attnlab.web.inputs import InputError, error_response, printable
 from attnlab.web.lesson_api import lesson_router
 from attnlab.web.methods import MethodsMiddleware
@@ -65,6 +66,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     app.include_router(lesson_router())
     app.include_router(tokens_router())  # FIG 7: the reader's frame, the timed layer
     app.include_router(training_router())
+    app.include_router(health_router())  # GET /healthz, for a service manager or a monitor
     _add_error_handlers(app)
     app.add_middleware(MethodsMiddleware)  # HEAD, OPTIONS and a true Allow on every route
     _add_page(app, limits)

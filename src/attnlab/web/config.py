@@ -44,6 +44,7 @@ class WebSettings:
         that the whole process tree ends within the 5 s a service manager is promised.
     trainer_factory: TrainConfig → a trainer with the `attnlab.tabletop.Trainer` interface,
         run in the worker processes (so importable by name); None means the real one.
+    access_log: uvicorn logs one line per request (`serve --access-log`); off, only events.
     """
 
     max_steps: int = 20_000
@@ -69,3 +70,4 @@ class WebSettings:
     max_open_sockets: int = 400
     inbox_messages: int = 8
     outbox_messages: int = 256
+    access_log: bool = False

@@ -24,6 +24,7 @@ import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from attnlab.logs import log_config
 from attnlab.web.config import WebSettings
 
 
@@ -74,7 +75,9 @@ def server_config(app: Any, settings: WebSettings, **options: Any) -> uvicorn.Co
         ws_max_size=settings.max_message_bytes,
         # a stop waits this long for open requests, then cancels them (then the workers stop)
         timeout_graceful_shutdown=settings.shutdown_grace_s,
-        **{"log_level": "warning", **options},
+        # one line an event (attnlab.logs); log_level None: the levels are log_config's own
+        **{"log_config": log_config(), "log_level": None, "access_log": settings.access_log}
+        | options,
     )
     config.header_timeout_s = settings.header_timeout_s  # read by BoundedH11 (see above)
     return config
