@@ -3,6 +3,7 @@ over processes leaves no child behind, whatever ends it."""
 
 from __future__ import annotations
 
+import logging
 import math
 import os
 import signal
@@ -18,6 +19,7 @@ import pytest
 from attnlab.processes import (
     GRACE_S,
     WATCH_S,
+    as_child,
     map_in_processes,
     spawn_context,
     stop_processes,
@@ -112,6 +114,28 @@ def test_stop_processes_kills_a_child_that_ignores_sigterm_within_its_deadline()
             if p.pid is not None:
                 p.kill()
                 p.join(5)
+
+
+def _a_child_that_warns() -> None:
+    as_child()
+    logging.getLogger("attnlab.test").warning("a warning from the child")
+    os.kill(os.getpid(), signal.SIGINT)  # Ctrl+C: ignored
+    sys.exit(0 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN else 1)
+
+
+@pytest.mark.usefixtures("spawnable")
+def test_a_child_ignores_sigint_and_logs_its_warnings_to_stderr(capfd) -> None:
+    proc = spawn_context().Process(target=_a_child_that_warns, name="attnlab-test", daemon=True)
+    proc.start()
+    try:
+        proc.join(30)
+        assert proc.exitcode == 0
+        err = capfd.readouterr().err
+        assert f"attnlab-test[{proc.pid}] WARNING attnlab.test: a warning from the child" in err
+        assert "KeyboardInterrupt" not in err
+    finally:
+        proc.kill()
+        proc.join(5)
 
 
 def test_map_in_processes_gives_the_serial_results_in_order() -> None:

@@ -173,6 +173,9 @@ def test_stop_shared_pools_ends_their_workers_and_a_new_pool_can_follow() -> Non
         print(f"stop_shared_pools() took {took:.3f} s")
         assert pool.alive() == 0 and took < STOP_S  # each worker ended at "stop", not killed
         assert shared_pool(1, frame_s=0.04) is not pool
+        again = shared_pool(1, frame_s=0.04)
+        again.stop()  # a pool stopped on its own is replaced too
+        assert shared_pool(1, frame_s=0.04) is not again
     finally:
         pool.stop()
         stop_shared_pools()

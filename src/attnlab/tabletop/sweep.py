@@ -134,7 +134,11 @@ def sweep(
     chunks = _chunks(seeds, workers)
     train = partial(run_chunk, task, heads, steps=steps)
     # in processes that end with the sweep, whatever ends it (Ctrl+C, an error, a killed caller)
-    parts = [train(chunks[0])] if len(chunks) == 1 else map_in_processes(train, chunks)
+    parts = (
+        [train(chunks[0])]
+        if len(chunks) == 1
+        else map_in_processes(train, chunks, name="attnlab-sweep")
+    )
     histories = [h for part in parts for h in part[0]]
     tables = [t for part in parts for t in part[1]]
     return SweepResult(task, heads, steps, [int(s) for s in seeds], histories, tables)

@@ -88,6 +88,10 @@ class TrainPool:
     def started(self) -> bool:
         return bool(self._workers)
 
+    @property
+    def stopped(self) -> bool:
+        return self._stopping
+
     def alive(self) -> int:
         """How many of the pool's worker processes are alive (ready or still starting)."""
         with self._spawn_lock:
@@ -282,10 +286,11 @@ _POOLS_LOCK = threading.Lock()
 
 
 def shared_pool(size: int, *, frame_s: float, factory: Any = None) -> TrainPool:
-    """This process's pool of that size (made on first use, started by `TrainPool.start`)."""
+    """This process's pool of that size (made on first use, or after a `stop`; started by
+    `TrainPool.start`)."""
     key = (size, frame_s, factory)
     with _POOLS_LOCK:
-        if key not in _POOLS:
+        if key not in _POOLS or _POOLS[key].stopped:
             _POOLS[key] = TrainPool(size, frame_s=frame_s, factory=factory)
         return _POOLS[key]
 

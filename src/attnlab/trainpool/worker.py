@@ -271,5 +271,5 @@ def worker_main(conn: Connection, frame_s: float, factory: Any) -> None:
     try:
         conn.send(("ready", *measure_steps_per_s(factory)))
         Worker(conn, frame_s=frame_s, factory=factory).serve()
-    except (EOFError, BrokenPipeError):
+    except (EOFError, ConnectionError):  # closed, broken or reset by a server that died
         pass  # the server has gone: so does the worker
