@@ -19,6 +19,7 @@ import pytest
 from attnlab.processes import (
     GRACE_S,
     WATCH_S,
+    ChunkFailed,
     as_child,
     map_in_processes,
     spawn_context,
@@ -44,6 +45,19 @@ PARENT = textwrap.dedent(
         proc.start()
         print(proc.pid, flush=True)
         time.sleep(60)
+    """
+)
+
+
+# A caller that maps two minute-long chunks and is sent SIGTERM meanwhile.
+MAPPER = textwrap.dedent(
+    """
+    import time
+    from attnlab.processes import map_in_processes
+
+    if __name__ == "__main__":
+        print("mapping", flush=True)
+        map_in_processes(time.sleep, [60.0, 60.0])
     """
 )
 
@@ -154,6 +168,13 @@ def test_an_exception_in_a_chunk_is_raised_with_its_message_and_leaves_no_child(
     assert wait_gone(_children_of_this_test(before), 0.1) == []
 
 
+def test_a_chunk_whose_process_dies_is_named_with_its_exit_code() -> None:
+    before = set(descendants(os.getpid()))
+    with pytest.raises(ChunkFailed, match=r"chunk 0 ended \(exit code 3\) before its result"):
+        map_in_processes(os._exit, [3])
+    assert wait_gone(_children_of_this_test(before), 0.1) == []
+
+
 def test_a_keyboard_interrupt_while_mapping_leaves_no_child() -> None:
     before = set(descendants(os.getpid()))
     started: list[int] = []
@@ -173,3 +194,27 @@ def test_a_keyboard_interrupt_while_mapping_leaves_no_child() -> None:
         assert wait_gone(started, 0.1) == []  # stopped before the interrupt went on
     finally:
         kill_all(_children_of_this_test(before))
+
+
+def test_a_sigterm_to_the_caller_stops_its_children_before_it_exits(tmp_path) -> None:
+    script = tmp_path / "mapper.py"
+    script.write_text(MAPPER)
+    caller = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    tree: list[int] = []
+    try:
+        assert caller.stdout.readline() == "mapping\n"
+        deadline = time.monotonic() + 30
+        while len(tree) < 3 and time.monotonic() < deadline:  # two chunks and the tracker
+            tree = descendants(caller.pid)
+            time.sleep(0.02)
+        time.sleep(0.5)  # the chunks' processes are running their function
+        chunks = [p for p in tree if RESOURCE_TRACKER not in cmdline(p)]
+        assert len(chunks) == 2
+        caller.terminate()
+        assert caller.wait(timeout=10) == 128 + signal.SIGTERM  # SystemExit, not a death
+        assert [p for p in chunks if alive(p)] == []  # stopped by the caller, not orphaned
+    finally:
+        caller.kill()
+        caller.wait(timeout=10)
+        caller.stdout.close()
+        kill_all(tree)

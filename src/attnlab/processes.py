@@ -20,6 +20,7 @@ ends, that is with the last of our processes, orphans included.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -28,7 +29,7 @@ import signal
 import threading
 import time
 import traceback
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from multiprocessing.connection import Connection, wait
 from multiprocessing.context import SpawnContext
 from multiprocessing.process import BaseProcess
@@ -118,7 +119,8 @@ def _started(process: BaseProcess) -> bool:
 
 
 class ChunkFailed(RuntimeError):
-    """A chunk's function raised in its process; the message holds the child's traceback."""
+    """A chunk's process failed without an exception to re-raise: it ended before sending a
+    result, or its function raised one that does not pickle (the message holds its traceback)."""
 
 
 def map_in_processes(
@@ -130,27 +132,48 @@ def map_in_processes(
     ProcessPoolExecutor, which leaves its workers and its manager thread behind on SIGTERM and
     hangs on Ctrl+C, every child is stopped before this returns or raises: on an exception in a
     chunk (re-raised as is when it pickles, else as ChunkFailed; its traceback is chained), on
-    KeyboardInterrupt or any other exception here. A caller killed outright leaves orphans that
-    end themselves (`watch_parent`).
+    KeyboardInterrupt, or SIGTERM (raised as SystemExit meanwhile, in the main thread). A
+    caller killed outright (SIGKILL) leaves orphans, which end themselves (`watch_parent`).
     """
     procs: list[BaseProcess] = []
-    try:
-        conns = []
-        for i, chunk in enumerate(chunks):
-            mine, theirs = spawn_context().Pipe(duplex=False)
-            proc = spawn_context().Process(
-                target=_run_chunk, args=(theirs, fn, chunk), name=f"{name}-{i}", daemon=True
-            )
-            proc.start()
-            theirs.close()
-            procs.append(proc)
-            conns.append(mine)
-        results = _gather(conns, procs)
-    except BaseException:
-        stop_processes(procs, timeout_s=0)
-        raise
-    stop_processes(procs, timeout_s=5)  # each has sent its result and is ending
+    with _terminate_raises():
+        try:
+            conns = []
+            for i, chunk in enumerate(chunks):
+                mine, theirs = spawn_context().Pipe(duplex=False)
+                proc = spawn_context().Process(
+                    target=_run_chunk, args=(theirs, fn, chunk), name=f"{name}-{i}", daemon=True
+                )
+                proc.start()
+                theirs.close()
+                procs.append(proc)
+                conns.append(mine)
+            results = _gather(conns, procs)
+        except BaseException:
+            stop_processes(procs, timeout_s=0)
+            raise
+        stop_processes(procs, timeout_s=5)  # each has sent its result and is ending
     return results
+
+
+@contextlib.contextmanager
+def _terminate_raises() -> Iterator[None]:
+    """SIGTERM raises SystemExit (status 128 + 15, as the shell reports a death by SIGTERM)
+    while this lasts, so that the children are stopped first: its default ends this process
+    at once. Only where Python allows it (the main thread) and nobody else handles SIGTERM."""
+    main = threading.current_thread() is threading.main_thread()
+    if not main or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        yield
+        return
+
+    def exit_now(signum: int, _: Any) -> None:
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, exit_now)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _run_chunk(conn: Connection, fn: Callable[[Any], Any], chunk: Any) -> None:
