@@ -4,10 +4,18 @@ answered at once — what is measured, or what is still to measure."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
 
 from attnlab.claims import run_claim
-from attnlab.claims.runner import Measurements
+from attnlab.claims.runner import Measurements, MeasuringProcess
+from tests.proctree import descendants, kill_all, wait_gone
 
 WAIT_S = 30.0
 
@@ -98,3 +106,56 @@ def test_the_costly_fast_checks_are_measured_last() -> None:
     order = cheap_first(CLAIM_IDS)
     assert sorted(order) == sorted(CLAIM_IDS) and order[-1] == "F2.11"
     assert order[:-1] == [c for c in CLAIM_IDS if c != "F2.11"]
+
+
+def test_a_closed_measuring_process_starts_no_other() -> None:
+    """A call racing a close (the server's shutdown) must not leave a new child nobody ends."""
+    measuring = MeasuringProcess()
+    assert measuring.call("clear") is None
+    measuring.close()
+    with pytest.raises(EOFError):
+        measuring.call("clear")
+    assert measuring._proc is None
+
+
+def test_closing_it_mid_sweep_leaves_neither_it_nor_the_sweep_s_processes() -> None:
+    """F2.11's fast check is a 20-seed sweep in two processes of the measuring child's own:
+    they find their parent gone and end themselves."""
+    measuring = MeasuringProcess()
+    thread = threading.Thread(target=_measure_ignoring_eof, args=(measuring, "F2.11"))
+    thread.start()
+    tree: list[int] = []
+    try:
+        deadline = time.monotonic() + WAIT_S
+        while time.monotonic() < deadline:
+            child = measuring._proc
+            tree = [child.pid, *descendants(child.pid)] if child is not None else []
+            if len(tree) == 3:  # the child and its two sweep processes
+                break
+            time.sleep(0.02)
+        assert len(tree) == 3
+        measuring.close()
+        assert wait_gone(tree, 2.0) == []
+    finally:
+        measuring.close()
+        thread.join(WAIT_S)
+        kill_all(tree)
+
+
+def _measure_ignoring_eof(measuring: MeasuringProcess, cid: str) -> None:
+    with contextlib.suppress(EOFError, OSError):  # closed meanwhile: that is the test
+        measuring.call("measure", cid, False)
+
+
+def test_an_interpreter_that_exits_without_closing_it_does_not_hang(tmp_path) -> None:
+    """The child is not a daemon: multiprocessing's exit hook would join it forever."""
+    script = tmp_path / "leaves_it_open.py"
+    script.write_text(
+        "from attnlab.claims.runner import MeasuringProcess\n"
+        "if __name__ == '__main__':\n"
+        "    measuring = MeasuringProcess()  # held to the end, as an app holds it\n"
+        "    measuring.call('clear')\n"
+        "    print('measured', flush=True)\n"
+    )
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=30)
+    assert run.returncode == 0 and run.stdout == "measured\n", run.stderr

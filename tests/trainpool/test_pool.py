@@ -4,14 +4,25 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import signal
 import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
+
+import pytest
 
 from attnlab.tabletop import TrainConfig
-from attnlab.trainpool.pool import RESTARTED, TrainPool
+from attnlab.trainpool.pool import (
+    RESTARTED,
+    STOP_S,
+    PoolStopped,
+    TrainPool,
+    shared_pool,
+    stop_shared_pools,
+)
+from tests.proctree import alive, cmdline, descendants, kill_all, wait_gone
 
 
 async def _until(queue: asyncio.Queue, done) -> list[dict]:
@@ -66,37 +77,113 @@ def _run_in_a_thread(coroutine) -> None:
         raise errors[0]
 
 
-def test_a_worker_ends_when_its_server_is_killed_outright(tmp_path) -> None:
-    """SIGKILL runs no clean-up: the worker must notice on its own that its parent is gone."""
+def test_a_sigkilled_server_leaves_no_worker_alive_2_s_later(tmp_path) -> None:
+    """SIGKILL runs no clean-up: the workers must notice on their own that their parent is gone
+    (the resource tracker then ends too, as no process holds its pipe any more)."""
     script = tmp_path / "server.py"
     script.write_text(
-        "import sys, time\n"
-        "from attnlab.trainpool.pool import TrainPool\n"
+        "import time\n"
+        "from attnlab.trainpool.pool import shared_pool\n"
         "if __name__ == '__main__':\n"
-        "    pool = TrainPool(1, frame_s=0.04)\n"
+        "    pool = shared_pool(2, frame_s=0.04)\n"
         "    pool.start()\n"
-        "    print(pool._workers[0].process.pid, flush=True)\n"
+        "    print(pool.alive(), flush=True)\n"
         "    time.sleep(60)\n"
     )
     server = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    tree: list[int] = []
     try:
-        worker = int(server.stdout.readline())
-        assert _alive(worker)
+        assert int(server.stdout.readline()) == 2
+        tree = descendants(server.pid)
+        assert len(tree) == 3  # two workers and the resource tracker
         server.kill()
+        t0 = time.monotonic()
         server.wait(timeout=10)
-        deadline = time.monotonic() + 10
-        while _alive(worker) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert not _alive(worker)
+        assert wait_gone(tree, 2.0) == [], [cmdline(p) for p in tree]
+        print(f"workers ended {time.monotonic() - t0:.3f} s after SIGKILL")
     finally:
         server.kill()
         server.wait(timeout=10)
         server.stdout.close()
+        kill_all(tree)
 
 
-def _alive(pid: int) -> bool:
+def test_a_stop_during_start_ends_the_workers_being_started_and_start_publishes_none() -> None:
+    pool = TrainPool(2, frame_s=0.04)
+    outcome: list[BaseException] = []
+
+    def start() -> None:
+        try:
+            pool.start()
+        except BaseException as err:
+            outcome.append(err)
+
+    starting = threading.Thread(target=start)
+    starting.start()
     try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except FileNotFoundError:
-        return False
-    return state != "Z"  # a zombie has ended; only its exit status waits to be read
+        deadline = time.monotonic() + 30
+        while pool.alive() < 2 and time.monotonic() < deadline:  # spawned, still measuring
+            time.sleep(0.01)
+        assert pool.alive() == 2 and not pool.started
+        workers = descendants(os.getpid())
+        t0 = time.monotonic()
+        pool.stop()
+        took = time.monotonic() - t0
+        print(f"pool.stop() during start() took {took:.3f} s")
+        assert took < STOP_S  # a starting worker is terminated: it reads no "stop" yet
+        starting.join(30)
+        assert pool.alive() == 0 and not pool.started
+        assert [type(e) for e in outcome] == [PoolStopped]
+        pool.stop()  # again: nothing to do, no error
+        with pytest.raises(PoolStopped):
+            pool.start()
+    finally:
+        pool.stop()
+        starting.join(30)
+    assert [p for p in workers if alive(p) and "resource_tracker" not in cmdline(p)] == []
+
+
+def test_a_stop_while_a_dead_worker_is_replaced_ends_the_replacement_quietly(caplog) -> None:
+    pool = TrainPool(1, frame_s=0.04)
+    pool.start()
+    try:
+        dead = pool._workers[0].process
+        dead.kill()
+        deadline = time.monotonic() + 30
+        while not (pool.alive() == 1 and not dead.is_alive()) and time.monotonic() < deadline:
+            time.sleep(0.01)  # the replacement is spawned, still measuring its speed
+        replacement = next(w.process for w in pool._spawned if w.process is not dead)
+        pool.stop()
+        assert pool.alive() == 0 and not replacement.is_alive() and not pool.started
+        time.sleep(0.2)  # the reader thread that replaced it has seen it end
+        errors = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
+        assert errors == [f"a training worker stopped (exit code {-signal.SIGKILL})"]
+    finally:
+        pool.stop()
+
+
+def test_stop_shared_pools_ends_their_workers_and_a_new_pool_can_follow() -> None:
+    pool = shared_pool(1, frame_s=0.04)
+    try:
+        pool.start()
+        assert pool.alive() == 1
+        t0 = time.monotonic()
+        stop_shared_pools()
+        took = time.monotonic() - t0
+        print(f"stop_shared_pools() took {took:.3f} s")
+        assert pool.alive() == 0 and took < STOP_S  # each worker ended at "stop", not killed
+        assert shared_pool(1, frame_s=0.04) is not pool
+        again = shared_pool(1, frame_s=0.04)
+        again.stop()  # a pool stopped on its own is replaced too
+        assert shared_pool(1, frame_s=0.04) is not again
+    finally:
+        pool.stop()
+        stop_shared_pools()
+
+
+def test_a_message_for_an_app_whose_loop_has_closed_is_dropped() -> None:
+    loop = asyncio.new_event_loop()
+    loop.close()
+    got: list[str] = []
+    TrainPool(1, frame_s=0.04)._post(loop, 1, lambda text, ended: got.append(text), "{}", False)
+    assert got == []

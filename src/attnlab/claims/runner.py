@@ -20,15 +20,17 @@ every figure request for as long.
 
 from __future__ import annotations
 
+import atexit
 import logging
-import multiprocessing
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from attnlab.claims import all_checks, clear_caches, run_claim, select
+from attnlab.processes import as_child, spawn_context, stop_processes
 
 log = logging.getLogger("attnlab.claims")
 
@@ -49,6 +51,7 @@ _CALLS: dict[str, Callable[..., Any]] = {"measure": measure_claim, "clear": clea
 
 def _serve_calls(conn: Any) -> None:
     """The child's loop: (name, args) in, the call's result out, until the pipe closes."""
+    as_child()
     while True:
         try:
             name, args = conn.recv()
@@ -67,22 +70,30 @@ def cheap_first(ids: Iterable[str]) -> list[str]:
 class MeasuringProcess:
     """A spawned process that measures claims, one call at a time, and keeps their caches.
 
-    Started on first use; `close()` (from any thread) ends it, a sweep in progress with it.
+    Started on first use; `close()` (from any thread) ends it, a sweep in progress with it, and
+    for good: a call after it raises EOFError rather than start a process nobody would end.
+    Not a daemon, as a seed sweep starts processes of its own: so it must be ended before the
+    interpreter exits (multiprocessing's exit hook would wait for it), `_close_all` makes sure.
     """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()  # a start and a close never interleave
         self._proc: Any = None
         self._conn: Any = None
+        self._closed = False
+        _OPEN.add(self)
 
     def call(self, name: str, *args: Any) -> Any:
         """`_CALLS[name](*args)` in the child (started if need be); EOFError if it is closed or
         dies meanwhile. One thread calls at a time (the runner's worker)."""
         with self._lock:
+            if self._closed:
+                raise EOFError("the measuring process is closed")
             if self._proc is None or not self._proc.is_alive():
-                ctx = multiprocessing.get_context("spawn")  # no fork of a threaded server
-                conn, child = ctx.Pipe()
-                proc = ctx.Process(target=_serve_calls, args=(child,), name="attnlab-claims")
+                conn, child = spawn_context().Pipe()
+                proc = spawn_context().Process(
+                    target=_serve_calls, args=(child,), name="attnlab-claims"
+                )
                 proc.start()
                 child.close()
                 self._proc, self._conn = proc, conn
@@ -91,11 +102,25 @@ class MeasuringProcess:
         return conn.recv()
 
     def close(self) -> None:
+        """End the process now (what it measures is dropped: the server is stopping). Its own
+        children, a seed sweep's, then find their parent gone and end themselves."""
         with self._lock:
-            proc, self._proc = self._proc, None
+            self._closed = True
+            proc, self._proc, self._conn = self._proc, None, None
         if proc is not None:
-            proc.terminate()
-            proc.join(5)
+            stop_processes([proc], timeout_s=0)
+        _OPEN.discard(self)
+
+
+_OPEN: weakref.WeakSet[MeasuringProcess] = weakref.WeakSet()
+
+
+@atexit.register
+def _close_all() -> None:
+    """A backstop for an app that exits without its shutdown (runs before multiprocessing's
+    exit hook, registered earlier, which would wait for the non-daemon child forever)."""
+    for measuring in list(_OPEN):
+        measuring.close()
 
 
 class InThisProcess:

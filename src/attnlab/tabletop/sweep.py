@@ -11,15 +11,15 @@ the attention model is not below 2 cm (fetch) or 1 cm (vector) at the end).
 
 from __future__ import annotations
 
-import multiprocessing
 from collections import Counter
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
 
+from attnlab.processes import map_in_processes
 from attnlab.tabletop.colour_match import colour_match
 from attnlab.tabletop.seed_batch import ERROR_KEYS, SeedBatch
 from attnlab.tabletop.trainer import THRESHOLDS_CM, record_of, summarise
@@ -132,14 +132,13 @@ def sweep(
 ) -> SweepResult:
     """Train every seed for `steps` steps, `workers` batched chunks in parallel processes."""
     chunks = _chunks(seeds, workers)
-    if len(chunks) == 1:
-        parts = [run_chunk(task, heads, chunks[0], steps)]
-    else:
-        # spawn, not fork: safe from a threaded caller (the web server) and on every platform
-        ctx = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=len(chunks), mp_context=ctx) as pool:
-            futures = [pool.submit(run_chunk, task, heads, c, steps) for c in chunks]
-            parts = [f.result() for f in futures]
+    train = partial(run_chunk, task, heads, steps=steps)
+    # in processes that end with the sweep, whatever ends it (Ctrl+C, an error, a killed caller)
+    parts = (
+        [train(chunks[0])]
+        if len(chunks) == 1
+        else map_in_processes(train, chunks, name="attnlab-sweep")
+    )
     histories = [h for part in parts for h in part[0]]
     tables = [t for part in parts for t in part[1]]
     return SweepResult(task, heads, steps, [int(s) for s in seeds], histories, tables)

@@ -6,7 +6,8 @@ the pipe and hands each message to the session's sink on its own event loop. A s
 on one worker, the one with the fewest sessions when it opened.
 
 Pools are shared per process (`shared_pool`): spawning a worker costs about a second, and every
-app in the process (tests make many) can use the same workers.
+app in the process (tests make many) can use the same workers. The server's shutdown ends them
+(`stop_shared_pools`); a worker whose server died outright ends itself (attnlab.processes).
 """
 
 from __future__ import annotations
@@ -17,22 +18,29 @@ import contextlib
 import itertools
 import json
 import logging
-import multiprocessing
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
+from multiprocessing.process import BaseProcess
 from typing import Any
 
+from attnlab.processes import spawn_context, stop_processes
 from attnlab.trainpool.worker import worker_main
 
 log = logging.getLogger("attnlab.trainpool")
 
 Sink = Callable[[str, bool], None]  # (JSON text, whether it ends a run), called on the loop
+STOP_S = 2.0  # how long the workers get to end after "stop", all together, before terminate()
 RESTARTED = "the training process stopped and was restarted: this model starts again at step 0"
 
 
+class PoolStopped(RuntimeError):
+    """The pool was stopped (the server is shutting down) before or while it started."""
+
+
 class _Worker:
-    def __init__(self, ctx: Any, frame_s: float, factory: Any) -> None:
+    def __init__(self, frame_s: float, factory: Any) -> None:
+        ctx = spawn_context()
         self.conn, child = ctx.Pipe(duplex=True)
         self.process = ctx.Process(
             target=worker_main, args=(child, frame_s, factory), daemon=True, name="attnlab-train"
@@ -48,41 +56,92 @@ class _Worker:
             self.conn.send(command)
 
     def wait_ready(self) -> None:
-        """Block until the worker has measured its speed (its first event)."""
+        """Block until the worker has measured its speed (its first event); EOFError if it
+        ended first."""
         kind, *rates = self.conn.recv()
         assert kind == "ready"
         self.steps_per_s = tuple(rates)
 
 
 class TrainPool:
-    """`size` worker processes; `open` a session, `command` it, `close` it."""
+    """`size` worker processes; `open` a session, `command` it, `close` it; `stop` them all.
+
+    Every worker ever spawned is listed in `_spawned` at once (under `_spawn_lock`), before it
+    is ready or published in `_workers`, so a `stop` from another thread also ends the workers
+    of a `start` or a `_replace` still waiting for them to measure their speed.
+    """
 
     def __init__(self, size: int, *, frame_s: float, factory: Any = None) -> None:
         self.size, self.frame_s, self.factory = size, frame_s, factory
-        self._workers: list[_Worker] = []
+        self._workers: list[_Worker] = []  # the ready ones, which sessions are placed on
+        self._spawned: list[_Worker] = []  # every worker not known to have ended
         self._sinks: dict[int, tuple[asyncio.AbstractEventLoop, Sink]] = {}
         self._home: dict[int, _Worker] = {}
         self._setup: dict[int, tuple[Any, tuple[int, int]]] = {}  # sid → (config, limits)
         self._replies: dict[int, Future[Any]] = {}
         self._ids = itertools.count(1)
-        self._start_lock = threading.Lock()
+        self._start_lock = threading.Lock()  # one start or replacement at a time
+        self._spawn_lock = threading.Lock()  # guards _spawned, _workers and _stopping
         self._stopping = False
 
     @property
     def started(self) -> bool:
         return bool(self._workers)
 
+    @property
+    def stopped(self) -> bool:
+        return self._stopping
+
+    def alive(self) -> int:
+        """How many of the pool's worker processes are alive (ready or still starting)."""
+        with self._spawn_lock:
+            return sum(w.process.is_alive() for w in self._spawned)
+
     def start(self) -> None:
-        """Spawn the workers and wait until each has measured its speed (blocking, once)."""
+        """Spawn the workers and wait until each has measured its speed (blocking, once).
+
+        PoolStopped if `stop` came first or meanwhile: the workers are not published.
+        """
         with self._start_lock:
             if self._workers:
                 return
-            ctx = multiprocessing.get_context("spawn")  # never fork a threaded server
-            workers = [_Worker(ctx, self.frame_s, self.factory) for _ in range(self.size)]
-            for w in workers:
-                w.wait_ready()
-                threading.Thread(target=self._read, args=(w,), daemon=True).start()
-            self._workers = workers
+            workers = [self._spawn() for _ in range(self.size)]
+            try:
+                for w in workers:
+                    w.wait_ready()
+            except (EOFError, OSError):
+                self._stopped_check()
+                self._end(workers)
+                codes = [w.process.exitcode for w in workers]
+                msg = f"a training worker ended as it started (exit codes {codes}; see its log)"
+                raise RuntimeError(msg) from None
+            self._publish(workers, lambda: self._workers.extend(workers))
+
+    def _spawn(self) -> _Worker:
+        """A new worker, listed before anyone can miss it (spawning under the lock)."""
+        with self._spawn_lock:
+            self._stopped_check()
+            worker = _Worker(self.frame_s, self.factory)
+            self._spawned.append(worker)
+            return worker
+
+    def _stopped_check(self) -> None:
+        if self._stopping:
+            raise PoolStopped("the training pool has been stopped")
+
+    def _publish(self, workers: list[_Worker], put: Callable[[], None]) -> None:
+        """`put` the ready `workers` in place and start reading them, unless stopped meanwhile
+        (then `stop` ends them: they are in `_spawned`)."""
+        with self._spawn_lock:
+            self._stopped_check()
+            put()
+        for w in workers:
+            threading.Thread(target=self._read, args=(w,), daemon=True).start()
+
+    def _end(self, workers: list[_Worker]) -> None:
+        stop_processes([w.process for w in workers], timeout_s=0)
+        with self._spawn_lock:
+            self._spawned = [w for w in self._spawned if w not in workers]
 
     def steps_per_s(self) -> tuple[float, float]:
         """A session's speed alone and stacked: medians over the workers' start-up measurements."""
@@ -127,9 +186,9 @@ class TrainPool:
     def open_sessions(self) -> int:
         return len(self._home)
 
-    def alive(self) -> list[bool]:
-        """Whether each worker process runs now (no message to it: /healthz asks this)."""
-        return [w.process.is_alive() for w in list(self._workers)]
+    def workers_alive(self) -> int:
+        """How many of the ready workers run now (no message to them: /healthz asks this)."""
+        return sum(w.process.is_alive() for w in list(self._workers))
 
     async def worker_counts(self) -> list[dict[str, int]]:
         """What each worker process itself holds: {"sessions", "running"} (tests, stats)."""
@@ -151,10 +210,10 @@ class TrainPool:
                 _, sid, text, ended = event
                 target = self._sinks.get(sid)
                 if target is not None:
-                    loop, sink = target
-                    loop.call_soon_threadsafe(self._deliver, sid, sink, text, ended)
+                    self._post(target[0], sid, target[1], text, ended)
         except (EOFError, OSError):
-            if not self._stopping:
+            if not self._stopping:  # else `stop` closed it: nothing went wrong
+                worker.process.join(1)  # its pipe closed as it died: its exit code is near
                 log.error("a training worker stopped (exit code %s)", worker.process.exitcode)
                 self._replace(worker)
 
@@ -164,40 +223,66 @@ class TrainPool:
         Their models are lost with the process; each page is told so (its run ends), then gets a
         fresh session of the same setting at step 0 (state and progress), as after "Start over".
         """
-        ctx = multiprocessing.get_context("spawn")
         with self._start_lock:
-            if self._stopping or dead not in self._workers:
+            if dead not in self._workers:
                 return
-            new = _Worker(ctx, self.frame_s, self.factory)
-            new.wait_ready()
-            self._workers[self._workers.index(dead)] = new
-            threading.Thread(target=self._read, args=(new,), daemon=True).start()
+            try:
+                new = self._spawn()
+                new.wait_ready()
+                self._publish([new], lambda: self._swap(dead, new))
+            except PoolStopped:
+                return
+            except (EOFError, OSError):
+                self._end([new])
+                if not self._stopping:
+                    log.error("a replacement training worker ended as it started")
+                return
         lost = json.dumps({"type": "error", "code": "internal", "message": RESTARTED})
         for sid in list(dead.sessions):
             target, setup = self._sinks.get(sid), self._setup.get(sid)
             if target is None or setup is None:
                 continue
-            loop, sink = target
-            loop.call_soon_threadsafe(self._deliver, sid, sink, lost, True)
+            self._post(target[0], sid, target[1], lost, True)
             new.sessions.add(sid)
             self._home[sid] = new
             config, limits = setup
             new.send(("open", sid, config, *limits))
+
+    def _swap(self, dead: _Worker, new: _Worker) -> None:
+        """`new` in `dead`'s place; the caller holds `_spawn_lock`."""
+        self._workers[self._workers.index(dead)] = new
+        self._spawned.remove(dead)
+
+    def _post(self, loop: asyncio.AbstractEventLoop, sid: int, sink: Sink, *message: Any) -> None:
+        """Hand a message to its session's loop; one whose loop has closed (its app has gone)
+        is dropped."""
+        with contextlib.suppress(RuntimeError):  # "Event loop is closed"
+            loop.call_soon_threadsafe(self._deliver, sid, sink, *message)
 
     def _deliver(self, sid: int, sink: Sink, text: str, ended: bool) -> None:
         if sid in self._sinks:  # not closed since the message was read
             sink(text, ended)
 
     def stop(self) -> None:
-        self._stopping = True
-        for w in self._workers:
+        """Stop every worker, ready or still starting. Idempotent, from any thread; the pool
+        cannot be started again."""
+        ready, starting = self._halt()
+        stop_processes(starting, timeout_s=0)
+        stop_processes(ready, timeout_s=STOP_S)
+
+    def _halt(self) -> tuple[list[BaseProcess], list[BaseProcess]]:
+        """Mark the pool stopped and ask each ready worker to stop: (the processes of the ready
+        workers, to wait for; those still starting, which read no command until they have
+        measured their speed, and have nothing to lose)."""
+        with self._spawn_lock:
+            self._stopping = True
+            ready = [w for w in self._spawned if w in self._workers]
+            starting = [w.process for w in self._spawned if w not in self._workers]
+            self._spawned, self._workers = [], []
+        for w in ready:
             with contextlib.suppress(OSError, ValueError):  # already gone
                 w.send(("stop",))
-        for w in self._workers:
-            w.process.join(timeout=2)
-            if w.process.is_alive():
-                w.process.terminate()
-        self._workers = []
+        return [w.process for w in ready], starting
 
 
 _POOLS: dict[tuple[Any, ...], TrainPool] = {}
@@ -205,18 +290,26 @@ _POOLS_LOCK = threading.Lock()
 
 
 def shared_pool(size: int, *, frame_s: float, factory: Any = None) -> TrainPool:
-    """This process's pool of that size (made on first use, started by `TrainPool.start`)."""
+    """This process's pool of that size (made on first use, or after a `stop`; started by
+    `TrainPool.start`)."""
     key = (size, frame_s, factory)
     with _POOLS_LOCK:
-        if key not in _POOLS:
-            _POOLS[key] = pool = TrainPool(size, frame_s=frame_s, factory=factory)
-            atexit.register(pool.stop)  # before multiprocessing's own exit hook ends them
+        if key not in _POOLS or _POOLS[key].stopped:
+            _POOLS[key] = TrainPool(size, frame_s=frame_s, factory=factory)
         return _POOLS[key]
 
 
 def stop_shared_pools() -> None:
-    """TEMPORARY (lead's branch): replaced by the workers branch's version at merge."""
+    """Stop every shared pool's workers, within one deadline (the server's shutdown); a later
+    `shared_pool` makes a new pool."""
     with _POOLS_LOCK:
         pools = list(_POOLS.values())
-    for pool in pools:
-        pool.stop()
+        _POOLS.clear()
+    halted = [pool._halt() for pool in pools]
+    stop_processes([p for _, starting in halted for p in starting], timeout_s=0)
+    stop_processes([p for ready, _ in halted for p in ready], timeout_s=STOP_S)
+
+
+# A backstop for a server that exits without its shutdown: registered after multiprocessing's
+# own exit hook, so it runs first (atexit is last in, first out) and the workers get "stop".
+atexit.register(stop_shared_pools)

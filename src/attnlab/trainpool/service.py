@@ -89,7 +89,7 @@ class TrainingService:
 
     def health(self) -> TrainingHealth:
         """GET /healthz's training part: from what is held here, without asking the workers."""
-        alive = sum(self.pool.alive())
+        alive = self.pool.workers_alive()
         state, problem = training_state(
             self._starting, self.capacity is not None, self.pool.size, alive
         )

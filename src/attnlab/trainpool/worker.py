@@ -23,8 +23,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
-import threading
 import time
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
@@ -32,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from attnlab.processes import as_child
 from attnlab.tabletop import TrainConfig
 from attnlab.trainpool.scheduler import FairShare
 from attnlab.trainpool.session import (
@@ -265,32 +264,12 @@ class Worker:
         self.conn.send(("send", sid, text, ended))
 
 
-def exit_with_parent(every_s: float = 1.0) -> threading.Thread:
-    """End this process at once when the process that started it is gone.
-
-    A server killed outright (SIGKILL, a crash) runs no clean-up, and a worker blocked where it
-    cannot see its pipe close (writing to a full stderr nobody reads, say) would live on, an
-    orphan holding memory and perhaps a core. A thread watches the parent's pid and calls
-    `os._exit`, which needs no lock, no flush and no cooperation from the blocked thread.
-    """
-    parent = os.getppid()
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(every_s)
-        os._exit(0)
-
-    thread = threading.Thread(target=watch, daemon=True, name="attnlab-parent-watch")
-    thread.start()
-    return thread
-
-
 def worker_main(conn: Connection, frame_s: float, factory: Any) -> None:
     """The worker process's entry point (spawned by `TrainPool`)."""
+    as_child()  # ends with its server, however the server ends; Ctrl+C is the server's to handle
     factory = factory or real_trainer
-    exit_with_parent()
     try:
         conn.send(("ready", *measure_steps_per_s(factory)))
         Worker(conn, frame_s=frame_s, factory=factory).serve()
-    except (EOFError, BrokenPipeError, KeyboardInterrupt):
+    except (EOFError, ConnectionError):  # closed, broken or reset by a server that died
         pass  # the server has gone: so does the worker
