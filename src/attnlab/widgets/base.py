@@ -17,16 +17,14 @@ settings} (the names: protocol.json); it is checked by the same `Param`s, recomp
 acknowledged with its seq.
 Without a front-end (GitHub, nbviewer, a terminal) the widget shows the figure's PNG from
 `attnlab.export`, drawn small (NOTEBOOK_DPI, a palette) since a notebook stores it; its output
-metadata names the data it was drawn from (`fingerprint`), so a stored notebook's pictures can
-be checked against a fresh run.
+metadata holds the signature of the data it was drawn from (attnlab.widgets.drawn), so a stored
+notebook's pictures can be checked against a fresh run on any machine.
 """
 
 from __future__ import annotations
 
 import base64
-import hashlib
 import io
-import json
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -43,12 +41,12 @@ from attnlab.lesson import LANGS
 from attnlab.params import Param, ParamError, validate
 from attnlab.plain import plain
 from attnlab.widgets.assets import CSS, PROTOCOL, SETTINGS_CHANNEL, bundle, strings
+from attnlab.widgets.drawn import signature
 
-__all__ = ["FigureWidget", "ParamError", "fingerprint", "png_bytes"]
+__all__ = ["FigureWidget", "ParamError", "png_bytes"]
 
 NOTEBOOK_DPI = 72  # a slide (13.3 × 7.5 in) as 960 × 540 px: readable in a cell, not a projector
 PNG_COLOURS = 128  # flat-coloured charts lose nothing visible to a palette; ~4× smaller files
-FINGERPRINT_DIGITS = 6  # significant digits of every float a fingerprint sees
 
 
 def png_bytes(fig: Any, dpi: float | str = NOTEBOOK_DPI) -> bytes:
@@ -63,23 +61,6 @@ def png_bytes(fig: Any, dpi: float | str = NOTEBOOK_DPI) -> bytes:
     png = io.BytesIO()
     small.save(png, format="PNG", optimize=True)
     return png.getvalue()
-
-
-def _rounded(x: Any) -> Any:
-    if isinstance(x, float):
-        return float(f"{x:.{FINGERPRINT_DIGITS}g}")
-    if isinstance(x, dict):
-        return {k: _rounded(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [_rounded(v) for v in x]
-    return x
-
-
-def fingerprint(data: Mapping[str, Any]) -> str:
-    """A short hash of JSON-safe data, its floats to FINGERPRINT_DIGITS (rounding noise of
-    another BLAS is not a change; a different number is)."""
-    text = json.dumps(_rounded(plain(dict(data))), sort_keys=True, allow_nan=True)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 class FigureWidget(anywidget.AnyWidget):
@@ -188,7 +169,7 @@ class FigureWidget(anywidget.AnyWidget):
             return None
         data, metadata = shown
         data["image/png"] = base64.b64encode(self.figure_png()).decode("ascii")
-        metadata["attnlab"] = {"figure": self.FIGURE, "drawn": fingerprint(self.drawn())}
+        metadata["attnlab"] = signature(self.FIGURE, self.drawn())
         return data, metadata
 
 
