@@ -6,6 +6,8 @@ instead of quietly producing inf or NaN. No process left: see tests/leftovers.py
 
 from __future__ import annotations
 
+# ruff: noqa: I001 — attnlab first: it sets BLAS to one thread before numpy loads, as in use
+import attnlab  # noqa: F401
 import numpy as np
 import pytest
 
