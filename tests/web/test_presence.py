@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
+from attnlab.web import create_app
 from attnlab.web.presence import Presence
-from attnlab.web.readercost import figure_request_cpu_s
+from attnlab.web.readercost import NO_FIGURE, figure_request_cpu_s, get_status, stack_cpu_s
 
 A, B, C = "a" * 32, "b" * 32, "c" * 32
 
@@ -94,3 +97,9 @@ def test_a_figure_request_costs_a_measured_positive_time() -> None:
     assert 0 < cost < 1.0  # seconds of CPU for one warm answer: milliseconds, not nothing
     with pytest.raises(ValueError):
         figure_request_cpu_s([])
+
+
+def test_the_app_s_own_stack_is_measured_through_a_request_that_computes_nothing() -> None:
+    app = create_app()
+    assert asyncio.run(get_status(app, NO_FIGURE)) == 404  # the guard let it in; no figure ran
+    assert 0 < stack_cpu_s(app) < 1.0

@@ -43,7 +43,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         capacity=limits.train_capacity,
         server_processes=limits.server_processes,
         factory=limits.trainer_factory,
-        request_cost=lambda: figure_request_cpu_s(figure_modules()),  # readers count too
+        request_cost=lambda: figure_request_cpu_s(figure_modules(), app),  # readers count too
     )
 
     @asynccontextmanager
