@@ -26,7 +26,7 @@ export function nextFrame(fn) {
  * (its answer decides what is shown); onBusy(bool): whether a request is out or waiting.
  * key(settings) → a string equal for equal settings; schedule(fn) runs fn on the next frame;
  * patienceMs: how long one answer is waited for.
- * Returns {request(settings), state()} (state: {flying, waiting}, for tests).
+ * Returns {request(settings)}.
  */
 export function latestOnly(send, { onAnswer, onError = () => {}, onBusy = () => {},
   key = JSON.stringify, schedule = nextFrame, patienceMs = 20_000 } = {}) {
@@ -81,6 +81,5 @@ export function latestOnly(send, { onAnswer, onError = () => {}, onBusy = () => 
         if (flying === null && waiting !== null) launch();
       });
     },
-    state: () => ({ flying, waiting: waiting?.key ?? null }),
   };
 }
