@@ -6,6 +6,10 @@ never seen before) for T seconds. Printed: trainers training / N, median and p10
 trainer (over the whole window, so a learner who waited in line counts with what it got),
 progress messages/s, figure p50 / p99 latency, errors, server RSS (the server and its worker
 processes), and the capacity the server states. Targets from issue 8 are printed beside them.
+Each reader says it is here as the page does (POST /api/presence), so halfway through the run
+the server states its capacity while they drag (issue 19); printed beside it, the trainers that
+got the watch pace (at least PACE_SHARE of it) and the server's CPU per figure request against
+the cost the capacity counts on.
 
 `--soak MINUTES`: 16 readers with fresh seeds and 4 trainings that start over at the step
 limit; RSS every 30 s, and its growth after the first minute (warm-up).
@@ -36,7 +40,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 from web_latency import free_port, pct, random_settings, server
 
 WATCH_PACE = 200
+PACE_SHARE = 0.95  # a trainer at 190 steps/s or more got the watch pace
 REQUEST_EVERY_S = 0.1
+PRESENCE_EVERY_S = 20.0  # as the page (lib/presence.js)
 TARGETS = {"median_steps": 150.0, "p99_ms": 250.0, "rss_mib": 600.0}
 
 
@@ -110,6 +116,7 @@ class Tally:
     trained: int = 0  # trainers that took at least one step
     queued_ever: int = 0
     progress_messages: int = 0
+    stated_mid: dict[str, Any] = field(default_factory=dict)  # the capacity, halfway through
 
 
 async def trainer(base: str, seconds: float, tally: Tally, *, again: bool = False) -> None:
@@ -161,7 +168,11 @@ async def reader(
     """One reader dragging: a figure request every 100 ms (fresh seeds with chance `fresh`)."""
     rng = np.random.default_rng(1000 + k)
     end = time.monotonic() + seconds
+    said = -PRESENCE_EVERY_S
     while time.monotonic() < end:
+        if time.monotonic() - said >= PRESENCE_EVERY_S:
+            said = time.monotonic()
+            await here(client, k, tally)
         fig = figures[rng.integers(len(figures))]
         settings = random_settings(fig["params"], rng, reseed=rng.random() < fresh)
         t0 = time.perf_counter()
@@ -176,6 +187,25 @@ async def reader(
         await asyncio.sleep(max(0.0, REQUEST_EVERY_S - ms / 1000))
 
 
+async def here(client: httpx.AsyncClient, k: int, tally: Tally) -> None:
+    """Reader `k` says it is here, as the page does every 20 s."""
+    try:
+        answer = await client.post("/api/presence", json={"reader": f"{k + 1:032x}"}, timeout=30)
+        if answer.status_code != 200:
+            tally.errors.append(f"presence: {answer.status_code} {answer.text[:200]}")
+    except httpx.HTTPError as err:
+        tally.errors.append(f"presence: {type(err).__name__}")
+
+
+async def halfway(client: httpx.AsyncClient, seconds: float, tally: Tally) -> None:
+    """The capacity the server states with the class in full swing."""
+    await asyncio.sleep(seconds / 2)
+    try:
+        tally.stated_mid = (await client.get("/api/training/capacity", timeout=30)).json()
+    except httpx.HTTPError as err:
+        tally.errors.append(f"capacity: {type(err).__name__}")
+
+
 async def crowd(
     base: str, *, trainers: int, readers: int, seconds: float, fresh: float, again: bool = False
 ) -> Tally:
@@ -185,7 +215,7 @@ async def crowd(
         figures = (await client.get("/api/figures", timeout=30)).json()
         jobs = [trainer(base, seconds, tally, again=again) for _ in range(trainers)]
         jobs += [reader(client, figures, k, seconds, tally, fresh) for k in range(readers)]
-        await asyncio.gather(*jobs)
+        await asyncio.gather(*jobs, halfway(client, seconds, tally))
     return tally
 
 
@@ -216,9 +246,29 @@ def report(n: int, seconds: float, tally: Tally, rss: float, stated: dict[str, A
         print(f"  {name:<32} {value:>10}   {target}")
     for line in tally.errors[:5]:
         print(f"  error: {line}")
+    stated_vs_delivered(rates, tally.stated_mid)
 
 
-def demand(n: int, seconds: float, tally: Tally, cpu: CpuUse) -> None:
+def stated_vs_delivered(rates: np.ndarray, mid: dict[str, Any]) -> None:
+    """Issue 19: the capacity stated while the readers drag, against what the run delivered."""
+    if not mid:
+        return
+    at_pace = int(np.sum(rates >= PACE_SHARE * WATCH_PACE))
+    print(
+        f"  halfway, the server states: {mid['readers']} readers, {mid['trainers']} trainers "
+        f"(class {mid['class_size']}); readers take {mid['reader_cores']:.2f} cores "
+        f"({1000 * mid['figure_request_cpu_s']:.2f} ms a request × "
+        f"{mid['drag_requests_per_s']:g}/s each)"
+    )
+    over = "over" if mid["over_capacity"] else "within"
+    print(
+        f"  capacity while they drag {mid['capacity_while_dragging']} (alone "
+        f"{mid['capacity']}): the class is {over} it; delivered: {at_pace} trainers at "
+        f"≥ {PACE_SHARE * WATCH_PACE:.0f} steps/s"
+    )
+
+
+def demand(n: int, seconds: float, tally: Tally, cpu: CpuUse, mid: dict[str, Any]) -> None:
     """What the targets ask of the CPU, from the costs this run measured.
 
     A figure request costs the server process `cpu.server / requests` (HTTP, validation, the
@@ -237,6 +287,9 @@ def demand(n: int, seconds: float, tally: Tally, cpu: CpuUse) -> None:
     print(f"\n  CPU measured in this run ({os.cpu_count()} cores on this machine)")
     print(f"    one training step, in a worker        {1e6 * per_step:8.0f} µs")
     print(f"    one figure request, in the server     {1e3 * per_request:8.2f} ms")
+    if mid:  # the stated cost is the figure's compute and JSON, without the HTTP stack
+        stated_ms = 1e3 * mid["figure_request_cpu_s"]
+        print(f"      (the capacity counts on             {stated_ms:8.2f} ms)")
     print(f"    the simulated class (this script)     {client_cores:8.2f} cores")
     print(f"  the targets ask for: {train_cores:.2f} cores training + {figure_cores:.2f} serving")
     print(f"    figures + {client_cores:.2f} for the clients = {total:.2f} cores")
@@ -280,7 +333,7 @@ def main() -> None:
         n = args.learners
         tally, rss, cpu = asyncio.run(measured(base, pid, n, args.seconds))
         report(n, args.seconds, tally, rss, stated)
-        demand(n, args.seconds, tally, cpu)
+        demand(n, args.seconds, tally, cpu, tally.stated_mid)
 
 
 async def measured(base: str, pid: int, n: int, seconds: float) -> tuple[Tally, float, CpuUse]:

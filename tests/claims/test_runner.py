@@ -13,8 +13,6 @@ import time
 
 import pytest
 
-import pytest
-
 from attnlab.claims import run_claim
 from attnlab.claims.runner import Measurements, MeasuringProcess
 from tests.proctree import descendants, kill_all, wait_gone

@@ -17,7 +17,7 @@ import shutil
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,8 +30,11 @@ VIEWPORT = {"width": 1280, "height": 900}
 
 
 @contextlib.contextmanager
-def run_server(port: int = 0, **limits: Any) -> Iterator[str]:
-    """The real app (with these WebSettings) on 127.0.0.1:port (0: a free one), in a thread."""
+def run_server(
+    port: int = 0, *, wrap: Callable[[Any], Any] | None = None, **limits: Any
+) -> Iterator[str]:
+    """The real app (with these WebSettings) on 127.0.0.1:port (0: a free one), in a thread;
+    wrap(app) → the ASGI app served instead (a test's own layer around it)."""
     import uvicorn
 
     from attnlab.web import WebSettings, create_app
@@ -41,7 +44,9 @@ def run_server(port: int = 0, **limits: Any) -> Iterator[str]:
     sock.bind(("127.0.0.1", port))
     sock.listen(64)
     port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(WebSettings(**limits)), log_level="warning"))
+    app = create_app(WebSettings(**limits))
+    served = wrap(app) if wrap else app  # a wrapper passes the lifespan on to the app
+    server = uvicorn.Server(uvicorn.Config(served, log_level="warning"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 15

@@ -148,29 +148,105 @@ def test_store_set_reports_only_real_changes(js) -> None:
     ]
 
 
-def test_requests_are_coalesced_per_frame_and_stale_answers_dropped(js) -> None:
+# A fake server for the requester: each fetch waits `delays[i]` ms (40 when not listed) and
+# answers its own URL; `out` tracks requests out at once.
+FAKE_FETCH = """
+  const calls = [], out = { now: 0, most: 0 };
+  const delays = arg?.delays ?? [];
+  window.fetch = (url) => {
+    calls.push(url);
+    out.now += 1; out.most = Math.max(out.most, out.now);
+    const wait = delays[calls.length - 1] ?? 40;
+    return new Promise((ok) => setTimeout(() => {
+      out.now -= 1;
+      ok(new Response(JSON.stringify({ url }), { status: 200 }));
+    }, wait));
+  };
+  const frame = () => new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0)));
+  const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
+"""
+
+
+def test_one_request_at_a_time_and_the_newest_setting_wins(js) -> None:
     out = js(
-        """const calls = [];
-           const delays = [80, 5];  // the first answer comes back after the second
-           window.fetch = (url) => {
-             calls.push(url);
-             const wait = delays[calls.length - 1] ?? 0;
-             const answer = () => new Response(JSON.stringify({url}), {status: 200});
-             return new Promise((ok) => setTimeout(() => ok(answer()), wait));
-           };
-           const shown = [];
-           const r = A.figureRequester("scaling", (data) => shown.push(data.url));
+        FAKE_FETCH
+        + """const shown = [], busy = [];
+           const r = A.figureRequester("scaling", (data) => shown.push(data.url),
+             { onBusy: (b) => busy.push(b) });
            for (const d of [1, 2, 4, 8]) r.request({d_k: d});     // one frame: only the last goes
-           await new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0)));
-           r.request({d_k: 16, q: [1.5, 0.25]});
-           await new Promise((ok) => setTimeout(ok, 200));
+           await frame();
+           for (const d of [16, 32, 64]) { r.request({d_k: d}); await frame(); }  // while 8 is out
+           await sleep(200);
+           return {calls, shown, most: out.most, busy};""",
+    )
+    assert out["calls"] == ["/api/figures/scaling?d_k=8", "/api/figures/scaling?d_k=64"]
+    assert out["most"] == 1
+    # each answer is drawn (in order, never older than the one shown), the last one last
+    assert out["shown"] == out["calls"]
+    assert out["busy"][0] is True and out["busy"][-1] is False
+
+
+def test_a_setting_equal_to_the_one_out_is_not_sent_again(js) -> None:
+    out = js(
+        FAKE_FETCH
+        + """const shown = [];
+           const r = A.figureRequester("scaling", (data) => shown.push(data.url));
+           r.request({d_k: 8});
+           await frame();
+           r.request({d_k: 16});   // waits behind 8 ...
+           r.request({d_k: 8});    // ... and the reader came back to 8: nothing more to send
+           await sleep(150);
            return {calls, shown};""",
     )
-    assert out["calls"] == [
-        "/api/figures/scaling?d_k=8",
-        "/api/figures/scaling?d_k=16&q=1.5,0.25",
-    ]
-    assert out["shown"] == ["/api/figures/scaling?d_k=16&q=1.5,0.25"]  # the late d_k=8 is dropped
+    assert out["calls"] == ["/api/figures/scaling?d_k=8"]
+    assert out["shown"] == ["/api/figures/scaling?d_k=8"]
+
+
+def test_a_stale_error_is_not_shown_and_a_throwing_drawing_does_not_stop_the_next(js) -> None:
+    out = js(
+        """const calls = [];
+           window.fetch = (url) => {
+             calls.push(url);
+             const fail = calls.length === 1;
+             const body = fail ? {detail: "first fails"} : {url};
+             return new Promise((ok) => setTimeout(
+               () => ok(new Response(JSON.stringify(body), {status: fail ? 422 : 200})), 40));
+           };
+           const frame = () => new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0)));
+           const errors = [], shown = [];
+           const draw = (data) => { shown.push(data.url); throw new Error("draw"); };
+           const r = A.figureRequester("scaling", draw, { onError: (m) => errors.push(m) });
+           r.request({d_k: 1});
+           await frame();
+           r.request({d_k: 2});  // newer: the first one's error is not news
+           await new Promise((ok) => setTimeout(ok, 150));
+           r.request({d_k: 3});  // the drawing of 2 threw; 3 still goes
+           await new Promise((ok) => setTimeout(ok, 150));
+           return {calls, errors, shown};""",
+    )
+    assert out["errors"] == []
+    assert out["calls"][-1] == "/api/figures/scaling?d_k=3"
+    assert out["shown"] == ["/api/figures/scaling?d_k=2", "/api/figures/scaling?d_k=3"]
+
+
+def test_an_answer_that_never_comes_is_given_up(js) -> None:
+    out = js(
+        """const L = await import("/static/js/lib/latest.js");
+           const calls = [], errors = [], got = [];
+           const never = new Promise(() => {});
+           const send = (s) => (calls.push(s.n), s.n === 1 ? never : Promise.resolve(s.n));
+           const r = L.latestOnly(send, { onAnswer: (a) => got.push(a),
+             onError: (e) => errors.push(e.message), patienceMs: 60,
+             schedule: (fn) => setTimeout(fn, 0) });
+           r.request({n: 1});
+           await new Promise((ok) => setTimeout(ok, 100));
+           r.request({n: 2});
+           await new Promise((ok) => setTimeout(ok, 30));
+           return {calls, errors, got};""",
+    )
+    assert out["calls"] == [1, 2]
+    assert out["errors"] == ["no answer within 0.06 s"]
+    assert out["got"] == [2]
 
 
 def test_api_errors_become_messages(js) -> None:

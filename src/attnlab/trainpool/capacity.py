@@ -11,6 +11,12 @@ routes on the same cores). A server process owns 1/server_processes of the usabl
 
     workers  = max(1, cpus // server_processes)
     capacity = max(1, ⌊min(workers, cpus / server_processes) · stacked · UTILISATION / 200⌋)
+
+Readers drag figures on the same cores (issue 19): each figure request costs the server
+`figure_request_cpu_s` (measured at start, `attnlab.web.readercost`) and a dragging reader
+asks `DRAG_REQUESTS_PER_S` of them a second, so R readers take R · rate · cost cores first:
+
+    while_dragging(R) = ⌊max(0, cores − R · rate · cost) · stacked · UTILISATION / 200⌋
 """
 
 from __future__ import annotations
@@ -23,6 +29,9 @@ from typing import Any
 from attnlab.tabletop.trainer import WATCH_PACE
 
 UTILISATION = 0.75
+# A reader dragging sends a figure request at most once an answer has come (lib/latest.js); the
+# class this is stated for drags about every 100 ms (benchmarks/classroom.py's reader).
+DRAG_REQUESTS_PER_S = 10.0
 
 
 def usable_cpus() -> int:
@@ -49,11 +58,17 @@ class Capacity:
     stacked_steps_per_s: float  # each trainer of a stack of four, measured at start
     capacity: int  # sessions that may train at once at the watch pace
     derived: bool  # False when WebSettings chose the capacity
+    figure_request_cpu_s: float = 0.0  # one figure answer, measured at start (0: not measured)
+    drag_requests_per_s: float = DRAG_REQUESTS_PER_S
     watch_pace: int = WATCH_PACE
 
     def to_dict(self) -> dict[str, Any]:
         rates = {k: round(getattr(self, k), 1) for k in ("steps_per_s", "stacked_steps_per_s")}
-        return {**asdict(self), **rates}
+        return {
+            **asdict(self),
+            **rates,
+            "figure_request_cpu_s": round(self.figure_request_cpu_s, 6),
+        }
 
     def sentence(self) -> str:
         how = "derived" if self.derived else "set"
@@ -61,8 +76,57 @@ class Capacity:
             f"training: {self.worker_processes} worker processes ({self.cpus} cores, "
             f"{self.server_processes} server processes), one trainer {self.steps_per_s:.0f} "
             f"steps/s alone, {self.stacked_steps_per_s:.0f} stacked: capacity {self.capacity} "
-            f"sessions at {self.watch_pace} steps/s ({how})"
+            f"sessions at {self.watch_pace} steps/s ({how}); a figure request takes "
+            f"{1000 * self.figure_request_cpu_s:.1f} ms CPU, so a reader dragging "
+            f"({self.drag_requests_per_s:g} a second) takes "
+            f"{reader_cores(1, self.figure_request_cpu_s, self.drag_requests_per_s):.3f} cores"
         )
+
+
+def training_cores(cpus: int, server_processes: int, workers: int) -> float:
+    """The cores one server process's trainers may use: its workers, within its share."""
+    return min(workers, cpus / max(1, server_processes))
+
+
+def sessions_on(cores: float, stacked_steps_per_s: float) -> int:
+    """Sessions that `cores` train at the watch pace (0 when they are all taken)."""
+    return math.floor(max(0.0, cores) * stacked_steps_per_s * UTILISATION / WATCH_PACE)
+
+
+def reader_cores(readers: int, request_cpu_s: float, rate: float = DRAG_REQUESTS_PER_S) -> float:
+    """The cores `readers` dragging take: figure requests a second times the CPU of each."""
+    return max(0, readers) * rate * max(0.0, request_cpu_s)
+
+
+def while_dragging(capacity: Capacity, readers: int) -> int:
+    """Learners who train at the watch pace while `readers` drag (a chosen capacity stays)."""
+    if not capacity.derived:
+        return capacity.capacity
+    c = capacity
+    dragging = reader_cores(readers, c.figure_request_cpu_s, c.drag_requests_per_s)
+    cores = training_cores(c.cpus, c.server_processes, c.worker_processes)
+    return sessions_on(cores - dragging, c.stacked_steps_per_s)
+
+
+def class_load(capacity: Capacity, *, readers: int, trainers: int) -> dict[str, Any]:
+    """The class against the capacity while it drags (GET /api/training/capacity, presence).
+
+    readers: pages open (each tab says so, `attnlab.web.presence`); trainers: sessions training
+    or in line. A learner's page is a reader too, so the class is the larger of the two (a
+    trainer whose client sends no presence, a script, still counts through its socket).
+    """
+    dragging = while_dragging(capacity, readers)
+    size = max(readers, trainers)
+    return {
+        "readers": readers,
+        "trainers": trainers,
+        "reader_cores": round(
+            reader_cores(readers, capacity.figure_request_cpu_s, capacity.drag_requests_per_s), 3
+        ),
+        "capacity_while_dragging": dragging,
+        "class_size": size,
+        "over_capacity": size > dragging,
+    }
 
 
 def derive(
@@ -73,9 +137,10 @@ def derive(
     steps_per_s: float,
     stacked_steps_per_s: float,
     chosen: int | None,
+    figure_request_cpu_s: float = 0.0,
 ) -> Capacity:
-    cores = min(workers, cpus / max(1, server_processes))
-    sessions = max(1, math.floor(cores * stacked_steps_per_s * UTILISATION / WATCH_PACE))
+    cores = training_cores(cpus, server_processes, workers)
+    sessions = max(1, sessions_on(cores, stacked_steps_per_s))
     return Capacity(
         cpus=cpus,
         server_processes=server_processes,
@@ -84,4 +149,5 @@ def derive(
         stacked_steps_per_s=stacked_steps_per_s,
         capacity=chosen if chosen is not None else sessions,
         derived=chosen is None,
+        figure_request_cpu_s=figure_request_cpu_s,
     )

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from attnlab.trainpool.admission import Admission
-from attnlab.trainpool.capacity import Capacity, derive, pool_size, usable_cpus
+from attnlab.trainpool.capacity import Capacity, class_load, derive, pool_size, usable_cpus
 from attnlab.trainpool.health import TrainingHealth, training_state
 from attnlab.trainpool.pool import TrainPool, shared_pool
 
@@ -28,9 +29,13 @@ class TrainingService:
         capacity: int | None = None,
         server_processes: int = 1,
         factory: Any = None,
+        request_cost: Callable[[], float] | None = None,
     ) -> None:
+        """request_cost(): the CPU seconds of one figure request (`attnlab.web.readercost`),
+        measured once the pool has started, so that the capacity counts readers too."""
         self.cpus, self.server_processes = usable_cpus(), server_processes
         self._chosen_capacity = capacity
+        self._request_cost = request_cost
         size = pool_size(self.cpus, server_processes, workers)
         self.pool: TrainPool = shared_pool(size, frame_s=frame_s, factory=factory)
         self.admission = Admission(capacity or 1)
@@ -45,6 +50,8 @@ class TrainingService:
 
     async def _start(self) -> None:
         await asyncio.to_thread(self.pool.start)
+        # after the pool's own measurement, so that neither slows the other
+        cost = await asyncio.to_thread(self._request_cost) if self._request_cost else 0.0
         self.capacity = derive(
             cpus=self.cpus,
             server_processes=self.server_processes,
@@ -52,6 +59,7 @@ class TrainingService:
             steps_per_s=self.pool.steps_per_s()[0],
             stacked_steps_per_s=self.pool.steps_per_s()[1],
             chosen=self._chosen_capacity,
+            figure_request_cpu_s=cost,
         )
         self.admission.capacity = self.capacity.capacity
         log.info(self.capacity.sentence())
@@ -77,14 +85,17 @@ class TrainingService:
         assert self.capacity is not None
         return self.capacity
 
-    async def stats(self) -> dict[str, Any]:
-        """GET /api/training/capacity: what the server can do and what it is doing."""
+    async def stats(self, readers: int = 0) -> dict[str, Any]:
+        """GET /api/training/capacity: what the server can do and what it is doing, with
+        `readers` pages open (`class_load`: the capacity while they drag)."""
         capacity = await self.ready()
+        active, queued = len(self.admission.holders), len(self.admission.line)
         return {
             **capacity.to_dict(),
-            "active": len(self.admission.holders),
-            "queued": len(self.admission.line),
+            "active": active,
+            "queued": queued,
             "open_sockets": self.open_sockets,
+            **class_load(capacity, readers=readers, trainers=active + queued),
         }
 
     def health(self) -> TrainingHealth:

@@ -19,12 +19,15 @@ from attnlab.figures import figure_modules
 from attnlab.trainpool.service import TrainingService
 from attnlab.web.claims_api import claims_router
 from attnlab.web.config import WebSettings
+from attnlab.web.figure_delay import FigureDelay
 from attnlab.web.figures_api import figures_router
 from attnlab.web.guard import Guard, document_refusals
 from attnlab.web.health_api import health_router
 from attnlab.web.inputs import InputError, error_response, printable
 from attnlab.web.lesson_api import lesson_router
 from attnlab.web.methods import MethodsMiddleware
+from attnlab.web.presence_api import presence_router
+from attnlab.web.readercost import figure_request_cpu_s
 from attnlab.web.static_files import LessonStaticFiles, file_response
 from attnlab.web.tokens_api import tokens_router
 from attnlab.web.training_socket import training_router
@@ -41,6 +44,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         capacity=limits.train_capacity,
         server_processes=limits.server_processes,
         factory=limits.trainer_factory,
+        request_cost=lambda: figure_request_cpu_s(figure_modules(), app),  # readers count too
     )
 
     @asynccontextmanager
@@ -67,9 +71,12 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     app.include_router(tokens_router())  # FIG 7: the reader's frame, the timed layer
     app.include_router(training_router())
     app.include_router(health_router())  # GET /healthz, for a service manager or a monitor
+    app.include_router(presence_router())  # pages say they are open: readers in the capacity
     _add_error_handlers(app)
     app.add_middleware(MethodsMiddleware)  # HEAD, OPTIONS and a true Allow on every route
     _add_page(app, limits)
+    if limits.figure_delay_s:  # tests only: a slow server for the page's drags
+        app.add_middleware(FigureDelay, delay_s=limits.figure_delay_s)
     app.add_middleware(Guard, settings=limits)  # outside every route and the socket
     document_refusals(app)
     return app

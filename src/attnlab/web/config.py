@@ -13,6 +13,7 @@ from typing import Any
 
 # The page's files ship inside the package (see [tool.setuptools.package-data]).
 PACKAGE_STATIC = Path(__file__).resolve().parent.parent / "static"
+MAX_FIGURE_DELAY_S = 2.0  # a test's slow server, never a hang
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,10 @@ class WebSettings:
     max_connections / backlog: requests past this many at once get 503; queued handshakes.
     shutdown_grace_s: on a stop, open requests get this long to finish (then are cancelled), so
         that the whole process tree ends within the 5 s a service manager is promised.
+    reader_expiry_s / max_readers: a page that said it is here (POST /api/presence) counts as a
+        reader for this long; at most this many are remembered (`attnlab.web.presence`).
+    figure_delay_s: tests only (no CLI flag, no environment variable): every figure request
+        waits this long first, a slow server for the page's drags (at most MAX_FIGURE_DELAY_S).
     trainer_factory: TrainConfig → a trainer with the `attnlab.tabletop.Trainer` interface,
         run in the worker processes (so importable by name); None means the real one.
     access_log: uvicorn logs one line per request (`serve --access-log`); off, only events.
@@ -71,3 +76,10 @@ class WebSettings:
     inbox_messages: int = 8
     outbox_messages: int = 256
     access_log: bool = False
+    reader_expiry_s: float = 60.0
+    max_readers: int = 2000
+    figure_delay_s: float = 0.0
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.figure_delay_s <= MAX_FIGURE_DELAY_S:
+            raise ValueError(f"figure_delay_s must be within [0, {MAX_FIGURE_DELAY_S}] seconds")

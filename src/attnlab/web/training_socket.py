@@ -33,6 +33,7 @@ from attnlab.trainpool.service import TrainingService
 from attnlab.web.config import WebSettings
 from attnlab.web.inputs import InputError
 from attnlab.web.origin import origin_allowed
+from attnlab.web.presence_api import class_status
 from attnlab.web.training_messages import (
     ConfigMessage,
     PauseMessage,
@@ -53,9 +54,9 @@ def training_router() -> APIRouter:
 
     @router.get("/api/training/capacity", tags=["training"])
     async def training_capacity(request: Request) -> dict[str, Any]:
-        """Worker processes, sessions that may train at once (capacity), active and queued."""
-        service: TrainingService = request.app.state.training
-        return await service.stats()
+        """Worker processes, sessions that may train at once (capacity), active and queued,
+        and the capacity while the readers present drag (capacity_while_dragging)."""
+        return await class_status(request.app)
 
     @router.websocket("/ws/train")
     async def train_socket(ws: WebSocket) -> None:

@@ -14,7 +14,9 @@ import { initHighlight } from "./lib/highlight.js";
 import { applyI18n, browserLang, loadCatalogues, translator } from "./lib/i18n.js";
 import { createLesson, keepPlace } from "./lib/lesson.js";
 import { renderMath } from "./lib/math.js";
+import { createClassNotice } from "./lib/classnotice.js";
 import { createNotice } from "./lib/notice.js";
+import { startPresence } from "./lib/presence.js";
 import { createProgress } from "./lib/progress.js";
 import { createStore, decodeHash } from "./lib/state.js";
 import { createAnnouncer, figureViews } from "./lib/view.js";
@@ -166,6 +168,9 @@ async function start() {
     figureData(name);
   };
   views.mountAll({ store, t, announce, onData });
+  // the page is a reader: the server's capacity counts it, and FIG 2 says when the class is over
+  const classNotice = createClassNotice(document.querySelector('figure[data-fig="training"]'), { t });
+  if (!figures.error) startPresence({ onLoad: (load) => classNotice.show(load) });
 
   store.subscribe((event) => {
     writeURL();
@@ -180,6 +185,7 @@ async function start() {
         showLangButtons(lang);
         renderAllMath(markSymbols);
         notice.relabel();
+        classNotice.relabel();
         views.relabelAll();
         document.dispatchEvent(new CustomEvent("attnlab:lang", { detail: { lang } }));
       }).then(() => announce(t("page.langChanged")));

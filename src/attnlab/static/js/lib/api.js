@@ -1,7 +1,8 @@
 // Transport to the figure API (web contract: GET /api/figures, GET /api/figures/{name}?k=v).
-// A drag fires dozens of setting changes per second; `figureRequester` sends at most one request
-// per animation frame (the latest settings of that frame), and drops answers that arrive after a
-// newer one has been shown, so a slow answer never overwrites a fresh drawing.
+// A drag fires dozens of setting changes per second; `figureRequester` keeps at most one request
+// of a figure in flight and sends only the newest setting meanwhile (./latest.js).
+
+import { latestOnly } from "./latest.js";
 
 /** The message of a failed answer: the API's 422 detail, or the HTTP status. */
 async function errorMessage(response) {
@@ -42,59 +43,19 @@ export function queryString(settings) {
     .join("&");
 }
 
-// requestAnimationFrame does not fire in a hidden tab; a timer keeps the page answering there.
-function nextFrame(fn) {
-  if (document.hidden) return setTimeout(fn, 16);
-  return requestAnimationFrame(fn);
-}
-
 /**
- * A requester for figure `name`. request(settings) schedules a GET for the next frame; only the
- * latest settings of the frame are sent. onData(data, settings) gets each fresh answer;
- * onError(message) gets a readable message instead of an exception; onBusy(bool) tracks whether
- * an answer is outstanding (for aria-busy).
+ * A requester for figure `name` (lib/latest.js: at most one request out, the newest setting
+ * wins). request(settings) asks for the figure's data; onData(data, settings) gets each answer;
+ * onError(message) a readable message instead of an exception; onBusy(bool) whether an answer
+ * is outstanding (for aria-busy).
  */
 export function figureRequester(name, onData, { onError = () => {}, onBusy = () => {},
   base = "/api/figures" } = {}) {
-  let pending = null; // settings waiting for the next frame
-  let scheduled = false;
-  let sent = 0; // sequence number of the last request sent
-  let shown = 0; // sequence number of the last answer applied
-  let inFlight = 0;
-
-  async function send(settings) {
-    const seq = ++sent;
-    inFlight += 1;
-    onBusy(true);
-    try {
-      const qs = queryString(settings);
-      const data = await getJSON(`${base}/${encodeURIComponent(name)}${qs ? `?${qs}` : ""}`);
-      if (seq > shown) {
-        shown = seq;
-        onData(data, settings);
-      }
-    } catch (error) {
-      if (seq > shown) {
-        shown = seq;
-        onError(error.message || String(error));
-      }
-    } finally {
-      inFlight -= 1;
-      if (inFlight === 0) onBusy(false);
-    }
-  }
-
-  return {
-    request(settings) {
-      pending = { ...settings };
-      if (scheduled) return;
-      scheduled = true;
-      nextFrame(() => {
-        scheduled = false;
-        const settingsNow = pending;
-        pending = null;
-        send(settingsNow);
-      });
-    },
-  };
+  const url = (qs) => `${base}/${encodeURIComponent(name)}${qs ? `?${qs}` : ""}`;
+  return latestOnly((settings) => getJSON(url(queryString(settings))), {
+    key: queryString, // what is sent: settings equal as sent are one request
+    onAnswer: (data, settings) => onData(data, settings),
+    onError: (error) => onError(error.message || String(error)),
+    onBusy,
+  });
 }

@@ -5,6 +5,7 @@
 
 import { getJSON, queryString } from "./api.js";
 import { count, num } from "./format.js";
+import { latestOnly } from "./latest.js";
 import { readoutList } from "./readouts.js";
 import { html } from "./svg.js";
 
@@ -28,7 +29,7 @@ export function layerTiming(parent, { t, si, get = getJSON }) {
   let wanted = null;
   let last = null;
   let timer = null;
-  let seq = 0;
+  let live = true; // false once destroyed: a late answer is not shown
 
   function show() {
     title.textContent = t("tk.time.title");
@@ -47,29 +48,28 @@ export function layerTiming(parent, { t, si, get = getJSON }) {
       numpy: m.numpy, blas: m.blas }), m.cores);
   }
 
-  async function fetchNow() {
-    const mine = ++seq;
-    box.setAttribute("aria-busy", "true");
-    try {
-      const answer = await get(`/api/tokens/timing?${queryString(wanted)}`);
-      if (mine !== seq) return;
+  // a timing takes the server a while: one request out at a time, the newest n waiting (./latest.js)
+  const timing = latestOnly((asked) => get(`/api/tokens/timing?${queryString(asked)}`), {
+    key: queryString,
+    patienceMs: 60_000, // the server times one point at a time: a class may queue a few
+    onAnswer: (answer) => {
+      if (!live) return;
       last = answer;
       box.dataset.nTimed = String(answer.n_timed);
-    } catch (error) {
-      if (mine !== seq) return;
-      list.set("plain", t("tk.time.error", { message: error.message || String(error) }));
-    } finally {
-      if (mine === seq) box.setAttribute("aria-busy", "false");
-    }
-    show();
-  }
+      show();
+    },
+    onError: (error) => {
+      if (live) list.set("plain", t("tk.time.error", { message: error.message || String(error) }));
+    },
+    onBusy: (busy) => box.setAttribute("aria-busy", String(busy)),
+  });
 
   return {
     request(n, model) {
       if (wanted && wanted.n === n && wanted.model === model) return;
       wanted = { n, model };
       clearTimeout(timer);
-      timer = setTimeout(fetchNow, SETTLE_MS);
+      timer = setTimeout(() => timing.request(wanted), SETTLE_MS);
     },
     relabel() {
       list.relabel(rows());
@@ -77,7 +77,7 @@ export function layerTiming(parent, { t, si, get = getJSON }) {
     },
     destroy() {
       clearTimeout(timer);
-      seq += 1;
+      live = false;
     },
   };
 }

@@ -6,7 +6,7 @@ import { html } from "./svg.js";
 
 /**
  * A slider for the integers min … max. onChange(v) fires while dragging (input events), so a view
- * can redraw at once; the page's API requester coalesces the resulting requests per frame.
+ * can redraw at once; the page's API requester keeps one request out and the newest waiting.
  * format(v) → the text shown beside the track (and read out as aria-valuetext).
  * Returns {el, input, set(v), setRange(min, max), relabel(label)}.
  */
