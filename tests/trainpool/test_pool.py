@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -125,7 +124,7 @@ def test_a_stop_during_start_ends_the_workers_being_started_and_start_publishes_
         while pool.alive() < 2 and time.monotonic() < deadline:  # spawned, still measuring
             time.sleep(0.01)
         assert pool.alive() == 2 and not pool.started
-        workers = descendants(os.getpid())
+        workers = [w.process.pid for w in pool._spawned]  # not every child: other tests' pools
         t0 = time.monotonic()
         pool.stop()
         took = time.monotonic() - t0
