@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from attnlab.trainpool.health import training_state
+from tests import aio
 
 
 def _states() -> dict[str, tuple[str, str | None]]:
@@ -30,7 +31,7 @@ def _states() -> dict[str, tuple[str, str | None]]:
         out["stopped while spawning"] = training_state(pending, False, 2, 0)
         return out
 
-    return asyncio.run(scenario())
+    return aio.run(scenario())
 
 
 def test_each_state_and_its_reason() -> None:
