@@ -17,27 +17,17 @@ from attnlab.trainpool.service import TrainingService
 from attnlab.web.config import WebSettings
 from attnlab.web.inputs import InputError, body_settings
 from attnlab.web.presence import Presence
-from attnlab.web.schemas import error_responses, json_response
+from attnlab.web.schemas import error_responses, json_object_body, json_response
 
-PRESENCE_BODY = {
-    "required": True,
-    "content": {
-        "application/json": {
-            "schema": {
-                "type": "object",
-                "properties": {
-                    "reader": {
-                        "type": "string",
-                        "pattern": "^[0-9a-f]{16,64}$",
-                        "description": "the tab's random id (16 to 64 hexadecimal digits)",
-                    }
-                },
-                "required": ["reader"],
-                "additionalProperties": False,
-            }
+PRESENCE_BODY = json_object_body(
+    {
+        "reader": {
+            "type": "string",
+            "pattern": "^[0-9a-f]{16,64}$",
+            "description": "the tab's random id (16 to 64 hexadecimal digits)",
         }
-    },
-}
+    }
+)
 CLASS_LOAD = {
     "type": "object",
     "properties": {

@@ -55,6 +55,13 @@ def json_response(description: str, schema: Mapping[str, Any]) -> dict[str, Any]
     return {"description": description, "content": {"application/json": {"schema": schema}}}
 
 
+def json_object_body(properties: Mapping[str, Any]) -> dict[str, Any]:
+    """A required JSON request body: an object of exactly these properties, all required."""
+    schema = {"type": "object", "properties": dict(properties), "required": list(properties),
+              "additionalProperties": False}  # fmt: skip
+    return {"required": True, "content": {"application/json": {"schema": schema}}}
+
+
 def _claim_result_schema() -> dict[str, Any]:
     """A measured claim, from `ClaimResult`'s fields; a check that failed to run has only
     id, ok (false) and error."""

@@ -30,7 +30,7 @@ from attnlab.nn.timing import time_attention
 from attnlab.params import Param, validate
 from attnlab.plain import plain
 from attnlab.web.inputs import InputError, body_settings, checked, query_settings
-from attnlab.web.schemas import error_responses, json_response
+from attnlab.web.schemas import error_responses, json_object_body, json_response
 
 # base64 spends 4 characters on 3 bytes; the rest is the JSON around it and a data-URL prefix.
 MAX_BODY_BYTES = -(-MAX_BYTES // 3) * 4 + 1024
@@ -54,25 +54,15 @@ FRAME_ANSWER = {
         "grids": {"type": "array", "items": _GRID, "minItems": len(PATCHES)},
     },
 }
-FRAME_BODY = {
-    "required": True,
-    "content": {
-        "application/json": {
-            "schema": {
-                "type": "object",
-                "properties": {
-                    "image": {
-                        "type": "string",
-                        "description": "the image file (PNG, JPEG or WebP) in base64, or as a "
-                        f"data URL; at most {MAX_BYTES} bytes and {MAX_PIXELS} pixels",
-                    }
-                },
-                "required": ["image"],
-                "additionalProperties": False,
-            }
+FRAME_BODY = json_object_body(
+    {
+        "image": {
+            "type": "string",
+            "description": "the image file (PNG, JPEG or WebP) in base64, or as a "
+            f"data URL; at most {MAX_BYTES} bytes and {MAX_PIXELS} pixels",
         }
-    },
-}
+    }
+)
 _RATE = {"type": "object", "required": ["seconds", "gflops", "of_matmul"]}
 TIMING_ANSWER = {
     "type": "object",
