@@ -63,3 +63,27 @@ def test_the_access_log_is_there_when_asked_for(capsys) -> None:
     _emit("uvicorn.access", logging.INFO, '127.0.0.1:5000 - "GET /api/figures HTTP/1.1" 200')
     (line,) = capsys.readouterr().err.splitlines()
     assert LINE.fullmatch(line).group(3) == "uvicorn.access"
+
+
+def test_an_exception_that_ends_a_thread_is_one_record(caplog) -> None:
+    import threading
+
+    from attnlab.logs import log_thread_exceptions
+
+    before = threading.excepthook
+    log_thread_exceptions()
+    try:
+
+        def fail() -> None:
+            raise RuntimeError("pipe reset")
+
+        worker = threading.Thread(target=fail, name="_read")
+        with caplog.at_level(logging.ERROR, logger="attnlab"):
+            worker.start()
+            worker.join()
+    finally:
+        threading.excepthook = before
+    (record,) = [r for r in caplog.records if r.name == "attnlab"]
+    assert record.getMessage() == "thread _read ended by an exception"
+    (line,) = LineFormatter().format(record).splitlines()
+    assert "RuntimeError: pipe reset" in line and "Traceback" in line

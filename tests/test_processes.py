@@ -133,6 +133,10 @@ def test_stop_processes_kills_a_child_that_ignores_sigterm_within_its_deadline()
 def _a_child_that_warns() -> None:
     as_child()
     logging.getLogger("attnlab.test").warning("a warning from the child")
+    try:
+        raise RuntimeError("a second line")
+    except RuntimeError:
+        logging.getLogger("attnlab.test").exception("a traceback from the child")
     os.kill(os.getpid(), signal.SIGINT)  # Ctrl+C: ignored
     sys.exit(0 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN else 1)
 
@@ -147,6 +151,8 @@ def test_a_child_ignores_sigint_and_logs_its_warnings_to_stderr(capfd) -> None:
         err = capfd.readouterr().err
         assert f"attnlab-test[{proc.pid}] WARNING attnlab.test: a warning from the child" in err
         assert "KeyboardInterrupt" not in err
+        (traced,) = [line for line in err.splitlines() if "a traceback from the child" in line]
+        assert "Traceback" in traced and "RuntimeError: a second line" in traced  # one line
     finally:
         proc.kill()
         proc.join(5)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import sys
+import threading
 import time
 from typing import Any, TextIO
 
@@ -30,8 +31,8 @@ class LineFormatter(logging.Formatter):
     default_time_format = "%Y-%m-%dT%H:%M:%SZ"
     default_msec_format = None  # type: ignore[assignment]  # the seconds are enough to read
 
-    def __init__(self) -> None:
-        super().__init__(LINE_FORMAT)
+    def __init__(self, fmt: str = LINE_FORMAT) -> None:
+        super().__init__(fmt)
 
     def format(self, record: logging.LogRecord) -> str:
         return one_line(super().format(record))
@@ -68,3 +69,23 @@ def log_config(level: str = "INFO") -> dict[str, Any]:
             for name in ("attnlab", "uvicorn", "uvicorn.error", "uvicorn.access")
         },
     }
+
+
+def log_thread_exceptions(logger_name: str = "attnlab") -> None:
+    """An exception that ends a thread goes through `logger_name` as one record.
+
+    `threading`'s own hook prints "Exception in thread …" and the traceback straight to
+    stderr, many lines that a journal takes as many entries and no formatter ever sees.
+    """
+
+    def hook(args: threading.ExceptHookArgs) -> None:
+        if args.exc_type is SystemExit:
+            return  # a thread that asked to end (threading's own hook is silent here too)
+        name = args.thread.name if args.thread is not None else "?"
+        logging.getLogger(logger_name).error(
+            "thread %s ended by an exception",
+            name,
+            exc_info=(args.exc_type, args.exc_value, args.exc_traceback),  # type: ignore[arg-type]
+        )
+
+    threading.excepthook = hook

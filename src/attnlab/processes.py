@@ -35,6 +35,8 @@ from multiprocessing.context import SpawnContext
 from multiprocessing.process import BaseProcess
 from typing import Any, TypeVar
 
+from attnlab.logs import LineFormatter, log_thread_exceptions
+
 __all__ = [
     "ChunkFailed",
     "as_child",
@@ -48,6 +50,7 @@ WATCH_S = 0.25  # how often a child looks for its parent: an orphan ends within 
 GRACE_S = 0.5  # after terminate(), and again after kill(), how long a process is waited for
 ORPHANED = 70  # a child's exit status when it ended because its parent had gone (EX_SOFTWARE)
 LOG_FORMAT = "%(processName)s[%(process)d] %(levelname)s %(name)s: %(message)s"
+
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -88,6 +91,9 @@ def as_child(*, interval_s: float = WATCH_S) -> None:
     watch_parent(interval_s)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     logging.basicConfig(level=logging.WARNING, format=LOG_FORMAT)  # no-op if already set up
+    for handler in logging.getLogger().handlers:  # a child's traceback is one line too
+        handler.setFormatter(LineFormatter(LOG_FORMAT))
+    log_thread_exceptions()
 
 
 def stop_processes(procs: Iterable[BaseProcess], *, timeout_s: float) -> None:

@@ -166,8 +166,10 @@ def print_join(settings: Any, port: int, *, classroom: bool) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from attnlab.logs import log_thread_exceptions
     from attnlab.web.serving import serve_lesson, serve_processes
 
+    log_thread_exceptions()  # a thread's traceback is one log line, not many
     wanted = coerce(PORT, args.port)
     workers = coerce(WORKERS, args.workers)
     settings = serve_settings(args, workers)
