@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable
 
 import pytest
+from starlette.testclient import WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
 
 from attnlab.web import WebSettings
@@ -192,9 +193,9 @@ def test_a_foreign_page_is_refused(make_client) -> None:
     client = make_client()
     url = "ws://127.0.0.1:8000/ws/train"  # as the page at http://127.0.0.1:8000 would connect
     for origin in ("http://evil.example", "http://127.0.0.1:9999", "null"):
-        with pytest.raises(WebSocketDisconnect) as refused:
+        with pytest.raises(WebSocketDenialResponse) as refused:  # the guard's 403, not a 101
             client.websocket_connect(url, headers={"origin": origin}).__enter__()
-        assert refused.value.code == 1008
+        assert refused.value.status_code == 403
     with client.websocket_connect(url, headers={"origin": "http://localhost:8000"}) as ws:
         assert ws.receive_json()["type"] == "state"
 
