@@ -90,6 +90,23 @@ def test_bad_uploads_are_refused_with_a_reason(client, body, status, says) -> No
     assert says in _message(r)
 
 
+@pytest.mark.parametrize(
+    ("head", "says"),
+    [
+        ("data:text/html;base64,", "text/html"),
+        ("data:;base64,", "data URL of type"),
+        ("data:image/jpeg;base64,", "not a JPEG"),
+        ("data:image/webp;base64,", "not a WEBP"),
+    ],
+)
+def test_a_data_url_must_declare_the_files_own_type(client, head, says) -> None:
+    png = _b64(_png(NOISE))
+    r = client.post(FRAME, json={"image": head + png})
+    assert r.status_code == 422 and says in _message(r), r.text
+    typed = client.post(FRAME, json={"image": "data:IMAGE/PNG;base64," + png})
+    assert typed.status_code == 200, typed.text
+
+
 def test_a_gif_is_not_among_the_formats_read(client) -> None:
     buf = io.BytesIO()
     Image.new("RGB", (32, 32)).save(buf, format="GIF")

@@ -24,7 +24,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 
 from attnlab.figures.tokens import PATCHES, frame_patches
-from attnlab.frames import MAX_BYTES, MAX_PIXELS, FrameError
+from attnlab.frames import MAX_BYTES, MAX_PIXELS, FrameError, check_media_type
 from attnlab.nn.cost import MODEL_PRESETS
 from attnlab.nn.timing import time_attention
 from attnlab.params import Param, validate
@@ -113,16 +113,24 @@ def image_bytes(raw: dict[str, Any]) -> bytes:
     text = raw["image"]
     if not isinstance(text, str):
         raise InputError(where, "image: expected a base64 string")
+    media_type = None
     if text.startswith("data:"):
         head, sep, text = text.partition(",")
         if not sep or not head.endswith(";base64"):
             raise InputError(where, "image: a data URL must be base64 (data:image/png;base64,…)")
+        media_type = head.removeprefix("data:").split(";")[0]
     if len(text) > MAX_BODY_BYTES:
         raise InputError(where, f"image: larger than {MAX_BYTES} bytes", status=413)
     try:
-        return base64.b64decode(text, validate=True)
+        data = base64.b64decode(text, validate=True)
     except (binascii.Error, ValueError):
         raise InputError(where, "image: not valid base64") from None
+    if media_type is not None:  # the type it declares is the file's, or it is refused
+        try:
+            check_media_type(data, media_type)
+        except FrameError as err:
+            raise InputError(where, f"image: {err}") from None
+    return data
 
 
 def tokens_router(limit_bytes: int = MAX_BODY_BYTES) -> APIRouter:
