@@ -121,7 +121,7 @@ class Guard:
         return hmac.compare_digest(given.encode("utf-8", "replace"), token.encode("utf-8"))
 
     async def _join(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """The join link: store the token in a cookie, then go on to the same URL without it.
+        """The join link: store the token in a cookie, then go on to the page without it.
 
         A page (not a 303) moves on, so that the next load starts on our own site: browsers hold
         back a SameSite=Strict cookie after a redirect from a link on another site (a chat app).
