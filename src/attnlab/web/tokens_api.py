@@ -167,9 +167,9 @@ def image_bytes(raw: dict[str, Any]) -> bytes:
         data = base64.b64decode(text, validate=True)
     except (binascii.Error, ValueError):
         raise InputError(where, "image: not valid base64") from None
-    if media_type is not None:  # the type it declares is the file's, or it is refused
+    if media_type is not None:  # a type it declares is an image type we read, or none
         try:
-            check_media_type(data, media_type)
+            check_media_type(media_type)
         except FrameError as err:
             raise InputError(where, f"image: {err}") from None
     return data
