@@ -15,13 +15,26 @@ import warnings
 from typing import Any
 
 import numpy as np
-from PIL import Image, ImageOps, UnidentifiedImageError
+from PIL import ExifTags, Image, ImageOps, UnidentifiedImageError
 
 from attnlab.nn.ops import Array
 
-__all__ = ["FORMATS", "MAX_BYTES", "MAX_PIXELS", "FrameError", "decode", "to_frame"]
+__all__ = [
+    "FORMATS",
+    "MAX_BYTES",
+    "MAX_PIXELS",
+    "MEDIA_TYPES",
+    "UNTYPED",
+    "FrameError",
+    "check_media_type",
+    "decode",
+    "to_frame",
+]
 
-FORMATS = ("PNG", "JPEG", "WEBP")
+MEDIA_TYPES = {"image/png": "PNG", "image/jpeg": "JPEG", "image/webp": "WEBP"}  # → PIL's format
+FORMATS = tuple(MEDIA_TYPES.values())
+UNTYPED = "application/octet-stream"  # what a browser declares for a file of no known type
+_QUARTER_TURNS = frozenset({5, 6, 7, 8})  # EXIF orientations that swap width and height
 MAX_BYTES = 6 * 2**20  # 6 MiB: a phone photo as a JPEG
 MAX_PIXELS = 4096 * 4096  # 16.8 megapixels, 50 MB once decoded to RGB
 
@@ -38,7 +51,7 @@ def decode(
     data: bytes, *, max_bytes: int = MAX_BYTES, max_pixels: int = MAX_PIXELS
 ) -> tuple[Image.Image, dict[str, Any]]:
     """The image in `data`, checked: ≤ max_bytes, PNG/JPEG/WebP, ≤ max_pixels, not damaged; and
-    what it was ({"width", "height", "format"} as the file declares them).
+    what it was ({"width", "height", "format"}: the size the file declares, turned upright).
 
     The image is upright (a phone's EXIF orientation applied) and decoded only as finely as
     `to_frame` needs (a large JPEG is decoded at 1/2, 1/4 or 1/8 scale).
@@ -56,10 +69,13 @@ def decode(
                     "decoded (shrink it first)",
                     413,
                 )
+            if image.getexif().get(ExifTags.Base.Orientation, 1) in _QUARTER_TURNS:
+                width, height = height, width  # the frame a viewer shows is the turned one
             source = {"width": width, "height": height, "format": image.format}
             image.draft("RGB", (2 * 224, 2 * 224))  # JPEG only: decode at a reduced scale
             image.load()
-            return ImageOps.exif_transpose(image), source
+            ImageOps.exif_transpose(image, in_place=True)  # not a copy: 50 MB at 4096²
+            return image, source
     except FrameError:
         raise
     except UnidentifiedImageError:
@@ -68,6 +84,14 @@ def decode(
         raise FrameError(f"the image has more than {max_pixels} pixels", 413) from None
     except (OSError, SyntaxError, ValueError, EOFError) as err:  # truncated or damaged data
         raise FrameError(f"the image could not be decoded: {err}") from None
+
+
+def check_media_type(media_type: str) -> None:
+    """FrameError unless `media_type` (a data URL's) is one we read, or says no type at all
+    (a browser's `application/octet-stream` for a file it cannot name). The bytes decide the
+    format either way: a photo saved under another image type's name is still read."""
+    if media_type.strip().lower() not in (*MEDIA_TYPES, UNTYPED):
+        raise FrameError(f"a data URL of type {media_type!r}: send {', '.join(MEDIA_TYPES)}")
 
 
 def _from_array(pixels: Array) -> Image.Image:
@@ -92,7 +116,7 @@ def _rgb(image: Image.Image) -> Image.Image:
         rgba = image.convert("RGBA")
         white = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
         return Image.alpha_composite(white, rgba).convert("RGB")
-    return image.convert("RGB")
+    return image if image.mode == "RGB" else image.convert("RGB")  # convert would copy it
 
 
 def to_frame(image: bytes | Array | Image.Image, size: int = 224) -> tuple[Array, dict[str, Any]]:

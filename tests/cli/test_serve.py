@@ -189,6 +189,7 @@ def test_proxy_mode_trusts_the_local_proxy_and_shares_the_token(captured, capsys
     assert config.proxy_headers is True and config.forwarded_allow_ips == "127.0.0.1,::1"
     limits = config.app.state.limits
     assert limits.join_token == "shared-by-every-replica"
+    assert limits.behind_proxy is True  # no request passes as this machine's: all need the token
     assert limits.allowed_hosts == ("lab.example", "127.0.0.1")
     assert "?token=shared-by-every-replica" in capsys.readouterr().out
 

@@ -3,13 +3,15 @@
 Each case starts a real server (as a shell would), opens a training socket, and signals the PID
 the shell got. Within 5 s the socket must have been told 1001 (going away), the port must refuse
 connections and no process of the tree may be left — training workers, the claims runner, the
-server processes of `--workers 2`. SIGKILL, which the server cannot see, leaves the workers to
-notice by themselves: within 2 s.
+server processes of `--workers 2`. Also in the middle of the work: while the claims sweep's
+processes run (a page asked for the lesson's text) and a model trains. SIGKILL, which the server
+cannot see, leaves the workers to notice by themselves: within 2 s.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import socket
@@ -24,11 +26,12 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from tests.proctree import alive, descendants
+from tests.proctree import alive, descendants, parent
 
 STOP_BOUND_S = 5.0  # the issue's bound for a signal that the server sees
 ORPHAN_BOUND_S = 2.0  # and for a worker whose server was killed outright
 START_S = 90.0  # a busy machine starts the training workers slowly
+SWEEP_S = 180.0  # the claims' fast checks come first, then the sweep the text quotes
 MODES = {"default": [], "workers-2": ["--workers", "2"], "class": ["--class"]}
 
 
@@ -134,6 +137,49 @@ def test_a_stop_signal_ends_the_whole_tree_within_5_s(mode: str, sig: signal.Sig
         assert not left, f"alive {took:.1f} s after {sig.name}: {[names[p] for p in left]}"
         assert not _port_open(server.port), "the port still accepts connections"
         assert server.proc.wait(1) in (0, -sig)
+
+
+def _sweeping(server: Served, mode: str) -> list[int]:
+    """The claims sweep's processes: the claims process's children, one level below the server
+    processes' own children (training workers, the claims process); [] until SWEEP_S passes."""
+    depth = 3 if mode == "workers-2" else 2  # the supervisor adds a level
+
+    def level(pid: int) -> int:
+        n = 0
+        while pid not in (server.proc.pid, None):
+            pid, n = parent(pid), n + 1
+        return n
+
+    end = time.monotonic() + SWEEP_S
+    while time.monotonic() < end:
+        found = [p for p in descendants(server.proc.pid) if level(p) == depth]
+        if found:
+            return found
+        time.sleep(0.2)
+    return []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", ["default", "workers-2"])
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=lambda s: s.name)
+def test_a_stop_in_the_middle_of_a_claims_sweep_and_training_leaves_nothing(
+    mode: str, sig: signal.Signals
+) -> None:
+    with served(mode) as server, _training_socket(server.port) as ws:
+        httpx.get(f"http://127.0.0.1:{server.port}/api/lesson/en", timeout=START_S)  # sweeps wanted
+        assert _sweeping(server, mode), "no claims sweep started"
+        ws.send(json.dumps({"type": "start"}))  # and a model trains (read: the page keeps up)
+        while json.loads(ws.recv(timeout=30))["type"] != "progress":
+            pass
+        tree = server.tree
+        names = {p: _name(p) for p in tree}
+        started = time.monotonic()
+        os.kill(server.proc.pid, sig)
+        code = _close_code(ws, STOP_BOUND_S)
+        left = _gone_within(tree, STOP_BOUND_S - (time.monotonic() - started))
+        assert code == 1001, f"the training socket was closed with {code}, not 1001"
+        assert not left, f"alive after {sig.name} in a sweep: {[names[p] for p in left]}"
+        assert not _port_open(server.port)
 
 
 @pytest.mark.parametrize("mode", ["default", "workers-2"])

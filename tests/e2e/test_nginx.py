@@ -33,6 +33,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 README = Path(__file__).resolve().parents[2] / "README.md"
 NAME = "lab.school.example"  # the README's host name
 TOKEN = "shared-by-both-copies"
+BEARER = {"authorization": f"Bearer {TOKEN}"}  # behind --proxy every request needs the token
 FIG = "#fig-training"
 
 
@@ -70,7 +71,7 @@ def _replica() -> tuple[subprocess.Popen, int]:
     )
     line = proc.stdout.readline()
     port = int(re.search(r"127\.0\.0\.1:(\d+)/", line).group(1))
-    _wait_for(lambda: httpx.get(f"http://127.0.0.1:{port}/api/figures").status_code == 200)
+    _wait_for(lambda: httpx.get(f"http://127.0.0.1:{port}/api/figures", headers=BEARER).is_success)
     return proc, port
 
 
@@ -128,7 +129,7 @@ def proxy(tmp_path_factory) -> Iterator[dict[str, Any]]:
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,  # nginx logs to DIR/error.log
         )  # fmt: skip
         url = f"https://127.0.0.1:{port}"
-        _wait_for(lambda: httpx.get(f"{url}/api/figures", verify=False).status_code == 200)
+        _wait_for(lambda: httpx.get(f"{url}/api/figures", headers=BEARER, verify=False).is_success)
         yield {"url": url, "port": port, "copies": copies, "log": run / "access.log"}
     finally:
         if server is not None:
@@ -151,6 +152,8 @@ def test_the_page_trains_in_chromium_through_the_proxy(proxy, browser) -> None:
         page = mapped.new_context(ignore_https_errors=True).new_page()
         page.on("pageerror", lambda err: errors.append(str(err)))
         page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+        page.goto(f"https://{NAME}:{proxy['port']}/?token={TOKEN}")  # the join link
+        page.wait_for_url(f"https://{NAME}:{proxy['port']}/")
         page.goto(f"https://{NAME}:{proxy['port']}/#lang=en")
         page.wait_for_selector("html.is-ready")
         page.wait_for_selector(f"{FIG} dd[data-key=step][data-value='0']")
@@ -172,7 +175,8 @@ def test_a_training_socket_through_the_proxy_gets_progress(proxy) -> None:
 
     insecure = ssl.create_default_context()
     insecure.check_hostname, insecure.verify_mode = False, ssl.CERT_NONE  # self-signed, loopback
-    with connect(f"wss://127.0.0.1:{proxy['port']}/ws/train", ssl=insecure) as ws:
+    url = f"wss://127.0.0.1:{proxy['port']}/ws/train"
+    with connect(url, ssl=insecure, additional_headers=BEARER) as ws:
         assert json.loads(ws.recv(timeout=10))["type"] == "state"
         ws.send(json.dumps({"type": "start"}))
         kinds = [json.loads(ws.recv(timeout=10))["type"] for _ in range(5)]
@@ -180,7 +184,7 @@ def test_a_training_socket_through_the_proxy_gets_progress(proxy) -> None:
 
 
 def test_a_foreign_host_name_is_refused_through_the_proxy(proxy) -> None:
-    with httpx.Client(verify=False) as client:
+    with httpx.Client(verify=False, headers=BEARER) as client:
         for path in ("/", "/api/figures"):
             ours = client.get(proxy["url"] + path, headers={"host": f"{NAME}:{proxy['port']}"})
             assert ours.status_code == 200
@@ -188,18 +192,19 @@ def test_a_foreign_host_name_is_refused_through_the_proxy(proxy) -> None:
             assert foreign.status_code == 400 and "evil.example" in foreign.json()["detail"]
 
 
-def test_a_copy_reads_the_learners_address_from_the_proxy(proxy) -> None:
-    """--proxy: the address nginx saw decides; a learner beyond loopback needs the token."""
+def test_behind_the_proxy_every_request_needs_the_token(proxy) -> None:
+    """--proxy: no forwarded address passes as this machine, nginx's own (127.0.0.1) included."""
     copy = f"http://127.0.0.1:{proxy['copies'][0][1]}/api/figures"
-    learner = {"x-forwarded-for": "10.1.2.3"}  # as nginx writes it for a learner's laptop
-    assert httpx.get(copy, headers=learner).status_code == 401
-    joined = {**learner, "authorization": f"Bearer {TOKEN}"}
-    assert httpx.get(copy, headers=joined).status_code == 200
-    assert httpx.get(copy).status_code == 200  # this machine itself
+    for forwarded in ("10.1.2.3", "127.0.0.1", "::1"):  # as nginx writes it, or a client forges it
+        said = {"x-forwarded-for": forwarded}
+        assert httpx.get(copy, headers=said).status_code == 401
+        assert httpx.get(copy, headers=said | BEARER).status_code == 200
+    assert httpx.get(copy).status_code == 401  # no header at all is not this machine either
+    assert httpx.get(proxy["url"] + "/api/figures", verify=False).status_code == 401
 
 
 def test_when_one_copy_stops_the_other_serves(proxy) -> None:
-    with httpx.Client(verify=False) as client:
+    with httpx.Client(verify=False, headers=BEARER) as client:
         assert client.get(proxy["url"] + "/api/figures").status_code == 200
         served = proxy["log"].read_text().split()
         ports = {str(port): proc for proc, port in proxy["copies"]}

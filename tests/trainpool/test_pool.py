@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import signal
 import subprocess
 import sys
 import threading
@@ -18,6 +17,7 @@ from attnlab.trainpool.pool import (
     STOP_S,
     PoolStopped,
     TrainPool,
+    ended_by,
     shared_pool,
     stop_shared_pools,
 )
@@ -156,7 +156,7 @@ def test_a_stop_while_a_dead_worker_is_replaced_ends_the_replacement_quietly(cap
         assert pool.alive() == 0 and not replacement.is_alive() and not pool.started
         time.sleep(0.2)  # the reader thread that replaced it has seen it end
         errors = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
-        assert errors == [f"a training worker stopped (exit code {-signal.SIGKILL})"]
+        assert errors == ["a training worker stopped (killed by SIGKILL): starting another"]
     finally:
         pool.stop()
 
@@ -186,3 +186,8 @@ def test_a_message_for_an_app_whose_loop_has_closed_is_dropped() -> None:
     got: list[str] = []
     TrainPool(1, frame_s=0.04)._post(loop, 1, lambda text, ended: got.append(text), "{}", False)
     assert got == []
+
+
+def test_the_log_says_how_a_worker_ended() -> None:
+    assert ended_by(-9) == "killed by SIGKILL" and ended_by(-15) == "killed by SIGTERM"
+    assert ended_by(1) == "exit code 1" and ended_by(None) == "exit code None"

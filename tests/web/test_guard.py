@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 
+import httpx
 import pytest
-from starlette.websockets import WebSocketDisconnect
+from starlette.testclient import WebSocketDenialResponse
 
 from attnlab.web import WebSettings, create_app
 from attnlab.web.guard import TOKEN_COOKIE
@@ -27,10 +28,16 @@ def test_a_foreign_host_name_is_refused_on_every_route(client, path) -> None:
     assert "evil.example" in refused.json()["detail"]
 
 
+def _socket_refusal(client, **kw) -> tuple[int, str]:
+    """(status, detail) of the answer a refused socket gets in place of its handshake."""
+    with pytest.raises(WebSocketDenialResponse) as denied:
+        client.websocket_connect("/ws/train", **kw).__enter__()
+    return denied.value.status_code, denied.value.json()["detail"]
+
+
 def test_a_foreign_host_name_is_refused_at_the_socket(client) -> None:
-    with pytest.raises(WebSocketDisconnect) as closed:
-        client.websocket_connect("/ws/train", headers=EVIL).__enter__()
-    assert closed.value.code == 1008
+    status, detail = _socket_refusal(client, headers=EVIL)
+    assert status == 400 and "evil.example" in detail  # as every route answers it
 
 
 def test_names_given_with_allowed_host_are_answered(make_client) -> None:
@@ -105,9 +112,7 @@ def test_a_learner_without_the_token_is_refused() -> None:
         assert learner.get("/?token=wrong-token").status_code == 401
         learner.cookies.set(TOKEN_COOKIE, "wrong-token")
         assert learner.get("/api/figures").status_code == 401
-        with pytest.raises(WebSocketDisconnect) as closed:
-            learner.websocket_connect("/ws/train").__enter__()
-        assert closed.value.code == 1008
+        assert _socket_refusal(learner)[0] == 401
 
 
 def test_the_join_link_sets_a_strict_cookie_and_moves_to_the_clean_url() -> None:
@@ -130,6 +135,40 @@ def test_a_script_may_show_the_token_as_a_bearer_header() -> None:
     with _classroom(LAN_CLIENT) as script:
         auth = {"authorization": f"Bearer {TOKEN}"}
         assert script.get("/api/figures", headers=auth).status_code == 200
+
+
+@pytest.mark.parametrize("said", [TOKEN, f"Basic {TOKEN}", f"Token {TOKEN}", f"Bearer{TOKEN}"])
+def test_a_token_in_another_authorization_scheme_is_not_taken(said) -> None:
+    with _classroom(LAN_CLIENT) as script:
+        assert script.get("/api/figures", headers={"authorization": said}).status_code == 401
+        assert script.get("/api/figures", headers={"authorization": f"bearer  {TOKEN}"}).is_success
+
+
+@pytest.mark.parametrize(
+    "path", ["//evil.example/", "//evil.example/x", "/\\evil.example/", "/%2F/evil.example/"]
+)
+def test_the_join_link_never_leads_to_another_site(path) -> None:
+    with _classroom(LAN_CLIENT) as learner:
+        raw = f"{path}?token={TOKEN}".encode()  # as sent, not joined to the client's base URL
+        answer = learner.get(httpx.URL("http://127.0.0.1:8000/").copy_with(raw_path=raw))
+        assert answer.request.url.raw_path == raw
+        assert "evil.example" not in answer.text
+        assert "set-cookie" not in answer.headers  # only the page's own address is a join link
+
+
+def test_the_join_link_goes_to_the_page_with_the_rest_of_its_query() -> None:
+    with _classroom(LAN_CLIENT) as learner:
+        joined = learner.get(f"/?token={TOKEN}&next=//evil.example/")
+        assert 'content="0; url=/?next=%2F%2Fevil.example%2F"' in joined.text
+
+
+def test_a_token_in_an_api_query_is_answered_as_json() -> None:
+    with _classroom(LAN_CLIENT) as learner, _classroom(("127.0.0.1", 5)) as teacher:
+        for who, status in ((learner, 401), (teacher, 200)):
+            answer = who.get(f"/api/figures?token={TOKEN}")
+            assert answer.status_code == status
+            assert answer.headers["content-type"] == "application/json"
+            assert "set-cookie" not in answer.headers
 
 
 def test_loopback_needs_no_token() -> None:

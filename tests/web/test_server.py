@@ -8,23 +8,29 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from typing import Any
 
+import httpx
 import pytest
 
+from attnlab.cli.serve import forwarded_options
 from attnlab.web import WebSettings, create_app
 from attnlab.web.server import server_config
 
 HEAD_TIMEOUT_S = 0.5
+TOKEN = "proxy-token-0123456789"
+# What a client behind the proxy may write as its address (absent: None), to pass as this machine.
+FORGED = ["127.0.0.1", "::1", "[::1]:80", "127.0.0.2", "127.1.2.3:9", "", ",", None]
 
 
 @contextlib.contextmanager
-def _serving(settings: WebSettings) -> Iterator[int]:
+def _serving(settings: WebSettings, **options: Any) -> Iterator[int]:
     import uvicorn
 
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     sock.listen(settings.backlog)
-    server = uvicorn.Server(server_config(create_app(settings), settings))
+    server = uvicorn.Server(server_config(create_app(settings), settings, **options))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 15
@@ -114,8 +120,29 @@ def test_a_socket_with_a_foreign_host_is_refused_at_the_handshake(port) -> None:
         b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
         b"Sec-WebSocket-Version: 13\r\n\r\n"
     )
-    assert conn.recv(65536).startswith(b"HTTP/1.1 403")
+    assert conn.recv(65536).startswith(b"HTTP/1.1 400")  # as a request with that Host gets
     conn.close()
+
+
+def test_behind_a_proxy_no_forwarded_address_passes_as_this_machine() -> None:
+    from websockets.exceptions import InvalidStatus
+    from websockets.sync.client import connect
+
+    settings = WebSettings(join_token=TOKEN, behind_proxy=True, allowed_hosts=("lab.example",))
+    with _serving(settings, **forwarded_options(True)) as port:
+        for forged in FORGED:
+            said = {"host": "lab.example"} | ({} if forged is None else {"x-forwarded-for": forged})
+            answer = httpx.get(f"http://127.0.0.1:{port}/api/figures", headers=said)
+            assert answer.status_code == 401, forged
+            forwarded = {k: v for k, v in said.items() if k != "host"}  # the client sends its own
+            with pytest.raises(InvalidStatus) as refused:
+                connect(f"ws://127.0.0.1:{port}/ws/train", additional_headers=forwarded)
+            assert refused.value.response.status_code == 401, forged
+        joined = {"host": "lab.example", "authorization": f"Bearer {TOKEN}"}
+        assert httpx.get(f"http://127.0.0.1:{port}/api/figures", headers=joined).status_code == 200
+        bearer = {"authorization": joined["authorization"]}
+        with connect(f"ws://127.0.0.1:{port}/ws/train", additional_headers=bearer) as ws:
+            assert json.loads(ws.recv(timeout=30))["type"] == "state"
 
 
 def test_the_socket_transport_refuses_a_message_over_the_apps_limit(port) -> None:

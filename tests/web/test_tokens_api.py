@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import base64
 import io
+import json
 import struct
 import zlib
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,6 +19,7 @@ from attnlab.frames import MAX_BYTES, MAX_PIXELS
 from attnlab.web import tokens_api
 
 FRAME = "/api/tokens/frame"
+AFTER_MB = 40  # what the server may keep of 16 decoded frames once they are answered
 NOISE = np.random.default_rng(0).integers(0, 256, size=(64, 64, 3), dtype=np.uint8)
 
 
@@ -90,6 +94,26 @@ def test_bad_uploads_are_refused_with_a_reason(client, body, status, says) -> No
     assert says in _message(r)
 
 
+@pytest.mark.parametrize(
+    ("head", "says"),
+    [
+        ("data:text/html;base64,", "text/html"),
+        ("data:image/svg+xml;base64,", "image/svg+xml"),
+        ("data:image/gif;base64,", "image/gif"),
+        ("data:;base64,", "data URL of type"),
+    ],
+)
+def test_a_data_url_must_declare_an_image_type_we_read(client, head, says) -> None:
+    r = client.post(FRAME, json={"image": head + _b64(_png(NOISE))})
+    assert r.status_code == 422 and says in _message(r), r.text
+
+
+@pytest.mark.parametrize("kind", ["IMAGE/PNG", "image/jpeg", "application/octet-stream"])
+def test_the_bytes_decide_the_format_under_any_image_type(client, kind) -> None:
+    r = client.post(FRAME, json={"image": f"data:{kind};base64," + _b64(_png(NOISE))})
+    assert r.status_code == 200 and r.json()["source"]["format"] == "PNG", r.text
+
+
 def test_a_gif_is_not_among_the_formats_read(client) -> None:
     buf = io.BytesIO()
     Image.new("RGB", (32, 32)).save(buf, format="GIF")
@@ -153,3 +177,56 @@ def test_the_timing_answers_within_its_grid_and_names_the_machine(client) -> Non
 )
 def test_bad_timing_queries_are_422(client, query) -> None:
     assert client.get("/api/tokens/timing", params=query).status_code == 422
+
+
+def _rss_mb(pid: int, field: str = "VmRSS") -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1]) / 1024
+    raise AssertionError(f"no {field} for {pid}")
+
+
+def _variant(png: bytes, i: int) -> bytes:
+    """The same image with a text chunk of its own after IHDR: distinct bytes, the same work."""
+    text = f"upload {i}".encode()
+    chunk = (
+        struct.pack(">I", len(text))
+        + b"tEXt"
+        + text
+        + struct.pack(">I", zlib.crc32(b"tEXt" + text))
+    )
+    return png[:33] + chunk + png[33:]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/clear_refs").exists(), reason="reads Linux's /proc")
+def test_sixteen_largest_uploads_at_once_stay_within_the_memory_ceiling() -> None:
+    import httpx
+
+    from tests.cli.test_serve_stops import served
+
+    side = int(MAX_PIXELS**0.5)  # the largest frame read: 4096 × 4096, 50 MB decoded
+    blocks = np.random.default_rng(1).integers(0, 256, size=(64, 64, 3), dtype=np.uint8)
+    png = _png(np.kron(blocks, np.ones((side // 64, side // 64, 1), np.uint8)))
+    bodies = [json.dumps({"image": _b64(_variant(png, i))}) for i in range(17)]
+    with served("default") as server, httpx.Client(timeout=120) as http:
+        url = f"http://127.0.0.1:{server.port}{FRAME}"
+
+        def post(body: str) -> httpx.Response:
+            return http.post(url, content=body, headers={"content-type": "application/json"})
+
+        assert post(bodies[16]).status_code == 200  # the decoder's own modules are loaded
+        before = _rss_mb(server.proc.pid)
+        Path(f"/proc/{server.proc.pid}/clear_refs").write_text("5")  # VmHWM := VmRSS now
+        with ThreadPoolExecutor(16) as clients:
+            answers = list(clients.map(post, bodies[:16]))
+        peak, after = _rss_mb(server.proc.pid, "VmHWM"), _rss_mb(server.proc.pid)
+    codes = sorted(a.status_code for a in answers)
+    assert set(codes) <= {200, 503} and codes.count(200) >= tokens_api.DECODERS, codes
+    for answer in answers:
+        if answer.status_code == 503:
+            assert answer.headers["retry-after"] == str(tokens_api.RETRY_AFTER_S)
+        else:
+            assert answer.json()["source"] == {"width": side, "height": side, "format": "PNG"}
+    assert peak - before <= tokens_api.PEAK_MB_PER_TURN * tokens_api.DECODERS, (before, peak)
+    assert after - before <= AFTER_MB, (before, after)

@@ -11,8 +11,10 @@ import time
 from collections.abc import Callable
 
 import pytest
+from starlette.testclient import WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
 
+from attnlab.trainpool.pool import RESTARTED
 from attnlab.web import WebSettings
 
 Message = dict
@@ -192,11 +194,41 @@ def test_a_foreign_page_is_refused(make_client) -> None:
     client = make_client()
     url = "ws://127.0.0.1:8000/ws/train"  # as the page at http://127.0.0.1:8000 would connect
     for origin in ("http://evil.example", "http://127.0.0.1:9999", "null"):
-        with pytest.raises(WebSocketDisconnect) as refused:
+        with pytest.raises(WebSocketDenialResponse) as refused:  # the guard's 403, not a 101
             client.websocket_connect(url, headers={"origin": origin}).__enter__()
-        assert refused.value.code == 1008
+        assert refused.value.status_code == 403
     with client.websocket_connect(url, headers={"origin": "http://localhost:8000"}) as ws:
         assert ws.receive_json()["type"] == "state"
+
+
+@pytest.mark.parametrize("asked", [{"type": "start"}, {"type": "step", "n": 400}])
+def test_a_run_whose_worker_died_trains_again_from_step_0_by_itself(make_client, asked) -> None:
+    client = make_client(idle_timeout_s=5.0)  # a model left paused is closed: no test hangs
+    with client.websocket_connect("/ws/train") as ws:
+        _opened(ws)
+        ws.send_json(asked)
+        _read_until(ws, lambda m: m["type"] == "progress" and m["step"] > 0)
+        (home,) = [w for w in client.app.state.training.pool._workers if w.sessions]
+        home.process.kill()
+        lost = _read_until(ws, lambda m: m["type"] == "error")[-1]
+        assert lost == {"type": "error", "code": "internal", "message": RESTARTED}
+        again = _read_until(ws, lambda m: m["type"] == "progress" and m["step"] > 0)
+        assert [m["step"] for m in again if m["type"] == "state"] == [0, 0]  # reopened, then run
+        assert next(m for m in again if m["type"] == "progress")["step"] == 0  # from step 0
+        assert _step_now(ws) > 0  # nothing was sent: it trained on by itself
+
+
+def test_a_paused_model_whose_worker_died_is_back_at_step_0_and_paused(make_client) -> None:
+    client = make_client()
+    with client.websocket_connect("/ws/train") as ws:
+        _opened(ws)
+        ws.send_json({"type": "step", "n": 30})
+        _read_until(ws, _paused)
+        (home,) = [w for w in client.app.state.training.pool._workers if w.sessions]
+        home.process.kill()
+        _read_until(ws, lambda m: m["type"] == "error")
+        state = ws.receive_json()
+        assert (state["type"], state["step"], state["running"]) == ("state", 0, False)
 
 
 def test_a_trainer_stops_at_the_step_limit(make_client) -> None:

@@ -8,9 +8,11 @@ Beyond this machine every request needs the join token (see `attnlab.web.guard`)
 - `--class` binds every interface, answers to this machine's own addresses and names, and prints
   the join link (with a QR code) that stores the token in the learner's browser.
 - `--proxy` is for N copies behind a reverse proxy on this machine (README: "Past one machine").
-  Every request then comes from 127.0.0.1, which alone would pass as loopback, so the proxy's
-  X-Forwarded-For / -Proto are read (from 127.0.0.1 only): the learner's own address decides,
-  and it needs the token. The copies share one token through ATTNLAB_TOKEN.
+  Every request then comes from 127.0.0.1, which alone would pass as loopback, and the
+  X-Forwarded-For the proxy adds is text any client can also write: so every request needs the
+  token, this machine's too (`WebSettings.behind_proxy`). The proxy's X-Forwarded-For / -Proto
+  are still read (from 127.0.0.1 only) for the log's addresses and the cookie's Secure flag.
+  The copies share one token through ATTNLAB_TOKEN.
 """
 
 from __future__ import annotations
@@ -60,7 +62,7 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument(
         "--proxy",
         action="store_true",
-        help="behind a reverse proxy on this machine: trust its X-Forwarded-For, need the token",
+        help="behind a reverse proxy on this machine: every request needs the token",
     )
     parser.add_argument("--workers", default="1", help=f"{WORKERS.help} (default: 1)")
     parser.add_argument(
@@ -145,6 +147,7 @@ def serve_settings(args: argparse.Namespace, workers: int) -> Any:
         token = os.environ.get(TOKEN_ENV) or secrets.token_urlsafe(24)
     hosts = [h for i, h in enumerate(hosts) if h not in hosts[:i]]
     chosen = {"join_token": token, "server_processes": workers, "access_log": args.access_log}
+    chosen["behind_proxy"] = args.proxy
     return replace(WebSettings(), allowed_hosts=tuple(hosts), **chosen)
 
 
@@ -165,6 +168,13 @@ def print_join(settings: Any, port: int, *, classroom: bool) -> None:
     print(f"attnlab: join token {token} (this machine itself needs none)", flush=True)
 
 
+def forwarded_options(proxy: bool) -> dict[str, Any]:
+    """uvicorn's options for X-Forwarded-For / -Proto: read behind `--proxy`, from this machine
+    only. They name the client in the log and the scheme; the guard asks every request behind
+    a proxy for the token whatever they say."""
+    return {"proxy_headers": proxy, "forwarded_allow_ips": "127.0.0.1,::1"}
+
+
 def run(args: argparse.Namespace) -> int:
     from attnlab.logs import log_thread_exceptions
     from attnlab.web.serving import serve_lesson, serve_processes
@@ -182,8 +192,7 @@ def run(args: argparse.Namespace) -> int:
     if settings.join_token:
         print_join(settings, port, classroom=args.classroom)
     _allow_open_files(settings.max_connections + 256)
-    # The proxy's forwarded client address is believed from this machine only.
-    forwarded = {"proxy_headers": args.proxy, "forwarded_allow_ips": "127.0.0.1,::1"}
+    forwarded = forwarded_options(args.proxy)
     if not args.no_browser:
         webbrowser.open(url)  # the socket already listens: the browser's request waits for us
     if workers == 1:  # this process serves: nothing between the shell and the server

@@ -18,6 +18,7 @@ import contextlib
 import itertools
 import json
 import logging
+import signal
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
@@ -31,7 +32,14 @@ log = logging.getLogger("attnlab.trainpool")
 
 Sink = Callable[[str, bool], None]  # (JSON text, whether it ends a run), called on the loop
 STOP_S = 2.0  # how long the workers get to end after "stop", all together, before terminate()
-RESTARTED = "the training process stopped and was restarted: this model starts again at step 0"
+RESTARTED = (
+    "the training process stopped and was replaced: this model is back at step 0 "
+    "(a run that was training goes on from there)"
+)
+# What a page is told when its worker died: the socket (`training_socket`) knows it by this text
+# and starts a run that was training again, as it says.
+LOST = json.dumps({"type": "error", "code": "internal", "message": RESTARTED})
+DEATH_WAIT_S = 2.0  # a worker whose pipe closed has this long to end before it is killed
 
 
 class PoolStopped(RuntimeError):
@@ -213,8 +221,10 @@ class TrainPool:
                     self._post(target[0], sid, target[1], text, ended)
         except (EOFError, OSError):
             if not self._stopping:  # else `stop` closed it: nothing went wrong
-                worker.process.join(1)  # its pipe closed as it died: its exit code is near
-                log.error("a training worker stopped (exit code %s)", worker.process.exitcode)
+                # Its pipe closed as it died (or as it ends): make sure it has, to say how.
+                stop_processes([worker.process], timeout_s=DEATH_WAIT_S)
+                log.error("a training worker stopped (%s): starting another",
+                          ended_by(worker.process.exitcode))  # fmt: skip
                 self._replace(worker)
 
     def _replace(self, dead: _Worker) -> None:
@@ -237,16 +247,18 @@ class TrainPool:
                 if not self._stopping:
                     log.error("a replacement training worker ended as it started")
                 return
-        lost = json.dumps({"type": "error", "code": "internal", "message": RESTARTED})
         for sid in list(dead.sessions):
             target, setup = self._sinks.get(sid), self._setup.get(sid)
             if target is None or setup is None:
                 continue
-            self._post(target[0], sid, target[1], lost, True)
             new.sessions.add(sid)
-            self._home[sid] = new
             config, limits = setup
-            new.send(("open", sid, config, *limits))
+            # Under the new worker's lock: the page hears LOST before the new session's state,
+            # and a command it sends on hearing it (a run) reaches the worker after "open".
+            with new.lock:
+                self._home[sid] = new
+                self._post(target[0], sid, target[1], LOST, True)
+                new.conn.send(("open", sid, config, *limits))
 
     def _swap(self, dead: _Worker, new: _Worker) -> None:
         """`new` in `dead`'s place; the caller holds `_spawn_lock`."""
@@ -283,6 +295,14 @@ class TrainPool:
             with contextlib.suppress(OSError, ValueError):  # already gone
                 w.send(("stop",))
         return [w.process for w in ready], starting
+
+
+def ended_by(exitcode: int | None) -> str:
+    """How a process ended, for the log: "killed by SIGKILL", "exit code 1"."""
+    if exitcode is not None and exitcode < 0:
+        with contextlib.suppress(ValueError):
+            return f"killed by {signal.Signals(-exitcode).name}"
+    return f"exit code {exitcode}"
 
 
 _POOLS: dict[tuple[Any, ...], TrainPool] = {}

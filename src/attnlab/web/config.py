@@ -38,6 +38,8 @@ class WebSettings:
     allowed_hosts: host names, besides loopback, that the page may be served under
         (`--allowed-host NAME`, the class address); any other Host header is refused.
     join_token: None, or the token every client beyond loopback must show (`serve --class`).
+    behind_proxy: `serve --proxy`: every request comes through a reverse proxy, so none counts
+        as loopback and every one must show `join_token` (X-Forwarded-For is anyone's to write).
     max_header_bytes / header_timeout_s / keep_alive_s: a request's head must fit in this many
         bytes and arrive within this time; an idle kept-alive connection is closed after this.
     max_connections / backlog: requests past this many at once get 503; queued handshakes.
@@ -61,6 +63,7 @@ class WebSettings:
     static_dir: Path = PACKAGE_STATIC
     allowed_hosts: tuple[str, ...] = ()
     join_token: str | None = None
+    behind_proxy: bool = False
     max_header_bytes: int = 32 * 1024
     header_timeout_s: float = 10.0
     keep_alive_s: float = 5.0

@@ -6,15 +6,20 @@ below leave it nothing to gain (see `origin.py` for what "ours" means):
 1. Host. Only our own names (loopback, `--allowed-host`, the class address) are answered; any
    other is a DNS-rebinding page reading us under its own name → 400.
 2. Join token (`serve --class`, `--proxy`). A client beyond loopback must show the token: the
-   join link `/?token=…` stores it in an HttpOnly, SameSite=Strict cookie; scripts may send
-   `Authorization: Bearer …`. Loopback needs none (as in Jupyter) → else 401.
+   join link `/?token=…` (the page's address only) stores it in an HttpOnly, SameSite=Strict
+   cookie and moves on to `/`; scripts may send `Authorization: Bearer …`. Loopback needs none
+   (as in Jupyter), except behind `--proxy`: there every request arrives from the proxy's
+   loopback address and the client's own is only what a header says, which anyone can write,
+   so every request needs the token → else 401.
 3. Anything but GET/HEAD/OPTIONS (our POSTs). Browsers send Origin with every POST, so a page's
    Origin must be ours, and `Sec-Fetch-Site` must not say another site → else 403. No Origin and
    no Sec-Fetch-Site is not a browser page (curl, a test). The body must be declared
    `application/json`: a cross-site HTML form can only send form or text types (and always says
    which), so even a browser that sent no Origin (old ones did not on a form POST) is refused →
    else 415. A POST with no body and no type at all (every setting at its default) passes.
-4. The training socket: a page's Origin must be ours; it is refused before the handshake.
+4. The training socket: a page's Origin must be ours. A refused socket gets the same answer as
+   a request (400, 401, 403 with a JSON reason) in place of the handshake, where the server can
+   send one (uvicorn can); else it is closed before accept (403).
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
 from fastapi import FastAPI
-from starlette.datastructures import URL, Headers
+from starlette.datastructures import Headers
 from starlette.requests import cookie_parser
 from starlette.responses import HTMLResponse, JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -36,6 +41,7 @@ from attnlab.web.origin import host_allowed, origin_allowed
 from attnlab.web.schemas import ERROR_SCHEMA, json_response
 
 TOKEN_COOKIE = "attnlab_token"
+JOIN_PATH = "/"  # the join link is the page's address with ?token=…; nowhere else is it read
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 Refusal = tuple[int, str]
 # What the guard may answer instead of a route, for the OpenAPI description (every route / POSTs).
@@ -60,10 +66,10 @@ class Guard:
             await self._join(scope, receive, send)
         elif refusal is None:
             await self.app(scope, receive, send)
-        elif scope["type"] == "websocket":
+        elif scope["type"] == "websocket" and not _can_deny(scope):
             # Closing before accept makes the server answer the handshake with 403.
             await send({"type": "websocket.close", "code": 1008, "reason": refusal[1][:100]})
-        else:
+        else:  # a socket's handshake gets this answer in place of its 101 (ASGI's denial)
             await JSONResponse({"detail": refusal[1]}, refusal[0])(scope, receive, send)
 
     def refusal(self, scope: Scope, headers: Headers) -> Refusal | None:
@@ -96,13 +102,16 @@ class Guard:
         )
 
     def _needs_token(self, scope: Scope) -> bool:
+        if self.settings.join_token is None:
+            return False
+        if self.settings.behind_proxy:  # the peer is the proxy: nothing says who is behind it
+            return True
         client = scope.get("client")
-        return self.settings.join_token is not None and not (client and _loopback(client[0]))
+        return not (client and _loopback(client[0]))
 
     def _token_shown(self, scope: Scope, headers: Headers) -> bool:
         cookie = cookie_parser(headers.get("cookie", "")).get(TOKEN_COOKIE, "")
-        bearer = headers.get("authorization", "").removeprefix("Bearer ").strip()
-        offered = [cookie, bearer]
+        offered = [cookie, _bearer(headers)]
         if _join_link(scope):
             offered.append(_query(scope).get("token", ""))
         return any(self._matches(given) for given in offered if given)
@@ -112,23 +121,24 @@ class Guard:
         return hmac.compare_digest(given.encode("utf-8", "replace"), token.encode("utf-8"))
 
     async def _join(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """The join link: store the token in a cookie, then go on to the same URL without it.
+        """The join link: store the token in a cookie, then go on to the page without it.
 
         A page (not a 303) moves on, so that the next load starts on our own site: browsers hold
         back a SameSite=Strict cookie after a redirect from a link on another site (a chat app).
         """
-        url = URL(scope=scope)
         query = _query(scope)
         given = query.pop("token", "")
-        clean = url.replace(query=urlencode(query)) if query else url.replace(query="")
         if not self._matches(given):
             await JSONResponse({"detail": "this join token is not the lesson's"}, 401)(
                 scope, receive, send
             )
             return
-        target = html.escape(clean.path + (f"?{clean.query}" if clean.query else ""))
+        # Only ever our own page: the path is JOIN_PATH itself, never one taken from the request
+        # (`//evil.example/` would be another site's address).
+        target = html.escape(JOIN_PATH + (f"?{urlencode(query)}" if query else ""))
         body = (
             f'<!doctype html><meta http-equiv="refresh" content="0; url={target}">'
+            '<link rel="icon" href="data:,">'  # no request for /favicon.ico (a 404)
             f'<title>attnlab</title><p>Joined. <a href="{target}">Open the lesson</a>.</p>'
         )
         page = HTMLResponse(body, headers={"cache-control": "no-store"})
@@ -163,9 +173,12 @@ def _add_refusals(operation: dict[str, Any], unsafe: bool) -> None:
 
 
 def _join_link(scope: Scope) -> bool:
+    """A join link: GET / with ?token=… (an API route's ?token= is its own query, answered
+    as JSON)."""
     return (
         scope["type"] == "http"
         and scope["method"] in ("GET", "HEAD")
+        and scope.get("path") == JOIN_PATH
         and b"token=" in scope.get("query_string", b"")
         and "token" in _query(scope)
     )
@@ -174,6 +187,18 @@ def _join_link(scope: Scope) -> bool:
 def _query(scope: Scope) -> dict[str, str]:
     pairs = parse_qsl(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
     return dict(pairs)
+
+
+def _bearer(headers: Headers) -> str:
+    """The token in `Authorization: Bearer <token>` (scheme case-insensitive, RFC 9110), or ""
+    for any other scheme or a bare token."""
+    scheme, _, credentials = headers.get("authorization", "").strip().partition(" ")
+    return credentials.strip() if scheme.lower() == "bearer" else ""
+
+
+def _can_deny(scope: Scope) -> bool:
+    """Whether the server can answer a socket's handshake with an HTTP response."""
+    return "websocket.http.response" in (scope.get("extensions") or {})
 
 
 def _declares_body(headers: Headers) -> bool:

@@ -34,9 +34,9 @@ class InputError(Exception):
         self.status = status
 
 
-def error_response(err: InputError) -> JSONResponse:
+def error_response(err: InputError, headers: dict[str, str] | None = None) -> JSONResponse:
     detail = [{"loc": printable(list(err.loc)), "msg": printable(err.msg), "type": "value_error"}]
-    return JSONResponse({"detail": detail}, status_code=err.status)
+    return JSONResponse({"detail": detail}, status_code=err.status, headers=headers)
 
 
 def printable(value: Any) -> Any:

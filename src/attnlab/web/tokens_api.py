@@ -4,39 +4,53 @@
   `data:image/…;base64,` prefix is allowed). The body is JSON, like every POST here, so the guard's
   rules (own Origin, `application/json`) hold for it unchanged. The image is decoded, checked and
   cut into patches by `attnlab.figures.tokens.frame_patches`; a bad one gets 413 or 422 with a
-  sentence saying why. Answers are kept by content hash (a bounded cache), and at most
-  `DECODERS` images are decoded at once (others wait briefly, then get 503).
+  sentence saying why. Answers are kept by content hash (a bounded cache). Memory is bounded
+  by the work in flight (`UploadGate`): at most `DECODERS` uploads are read and decoded at once,
+  taken in turn from before their body is read; `QUEUED` more wait (at most `WAIT_S`), any other
+  gets 503 with Retry-After at once. Decoded buffers go back to the system when freed
+  (`attnlab.memory`).
 - `GET /api/tokens/timing?n=…&model=…`: one attention layer timed on this machine
   (`attnlab.nn.timing`, itself bounded: a fixed grid of token counts, each measured once).
 """
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import binascii
+import contextlib
 import hashlib
 import threading
 from collections import OrderedDict
+from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
+from starlette.requests import ClientDisconnect
 
 from attnlab.figures.tokens import PATCHES, frame_patches
-from attnlab.frames import MAX_BYTES, MAX_PIXELS, FrameError
+from attnlab.frames import MAX_BYTES, MAX_PIXELS, FrameError, check_media_type
+from attnlab.memory import map_large_buffers
 from attnlab.nn.cost import MODEL_PRESETS
 from attnlab.nn.timing import time_attention
 from attnlab.params import Param, validate
 from attnlab.plain import plain
-from attnlab.web.inputs import InputError, body_settings, checked, query_settings
+from attnlab.web.inputs import InputError, body_settings, checked, error_response, query_settings
 from attnlab.web.schemas import error_responses, json_object_body, json_response
 
 # base64 spends 4 characters on 3 bytes; the rest is the JSON around it and a data-URL prefix.
 MAX_BODY_BYTES = -(-MAX_BYTES // 3) * 4 + 1024
 FRAME_CACHE = 16  # answers kept (each ~0.1 MB: the 224 × 224 PNG and five patch grids)
-DECODERS = 2  # images decoded at once
-WAIT_S = 5.0  # how long a request waits for a decoder before it is told to come back
+DECODERS = 2  # uploads read and decoded at once (a 4096² frame: ~100 MB while it is decoded)
+QUEUED = 8  # uploads that may wait for their turn; past that, 503 at once
+WAIT_S = 5.0  # how long an upload waits for its turn before it is told to come back
+READ_S = 10.0  # an upload's body must arrive within this (a slow one would hold a turn)
+RETRY_AFTER_S = 2  # what a 503 tells the client to wait
+PEAK_MB_PER_TURN = 125  # the memory ceiling: what one turn may add (a 4096² PNG: ~70 MB measured)
+_DECODING = ThreadPoolExecutor(DECODERS, thread_name_prefix="attnlab-decode")  # 2 heaps, not 40
 
 TIMING_PARAMS: tuple[Param, ...] = (
     Param("n", "int", 256, "tokens n (timed at the nearest grid point below)", lo=1, hi=10**7),
@@ -76,15 +90,48 @@ TIMING_ANSWER = {
 }
 
 
+class Busy(Exception):
+    """Every turn is taken and the line is full (or the wait ran out): come back later."""
+
+
+class UploadGate:
+    """Turns for uploads: `decoders` at once, `queued` more waiting (each at most `wait_s`).
+
+    A turn is taken before the body is read, so a waiting upload's bytes stay in the network
+    buffers (the server stops reading a body it is not asked for), not in this process.
+    """
+
+    def __init__(self, decoders: int = DECODERS, queued: int = QUEUED, wait_s: float = WAIT_S):
+        self.turns = asyncio.Semaphore(decoders)
+        self.queued, self.wait_s = queued, wait_s
+        self.waiting = 0
+
+    @contextlib.asynccontextmanager
+    async def turn(self) -> AsyncIterator[None]:
+        """Hold a turn for the `async with` body; Busy if none comes in time."""
+        if self.turns.locked() and self.waiting >= self.queued:
+            raise Busy
+        self.waiting += 1
+        try:
+            await asyncio.wait_for(self.turns.acquire(), self.wait_s)
+        except asyncio.TimeoutError:
+            raise Busy from None
+        finally:
+            self.waiting -= 1
+        try:
+            yield
+        finally:
+            self.turns.release()
+
+
 class FrameCache:
     """The last FRAME_CACHE answers by the image's SHA-256: sending the same image again costs
-    no decoding; decoding is limited to DECODERS at once."""
+    no decoding."""
 
     def __init__(self, size: int = FRAME_CACHE) -> None:
         self.size = size
         self.answers: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self.lock = threading.Lock()
-        self.decoders = threading.BoundedSemaphore(DECODERS)
 
     def get(self, data: bytes) -> dict[str, Any]:
         key = hashlib.sha256(data).hexdigest()
@@ -92,12 +139,7 @@ class FrameCache:
             if key in self.answers:
                 self.answers.move_to_end(key)
                 return self.answers[key]
-        if not self.decoders.acquire(timeout=WAIT_S):
-            raise InputError(("body", "image"), "the server is decoding other images", status=503)
-        try:
-            answer = plain(frame_patches(data))
-        finally:
-            self.decoders.release()
+        answer = plain(frame_patches(data))
         with self.lock:
             self.answers[key] = answer
             while len(self.answers) > self.size:
@@ -113,21 +155,30 @@ def image_bytes(raw: dict[str, Any]) -> bytes:
     text = raw["image"]
     if not isinstance(text, str):
         raise InputError(where, "image: expected a base64 string")
+    media_type = None
     if text.startswith("data:"):
         head, sep, text = text.partition(",")
         if not sep or not head.endswith(";base64"):
             raise InputError(where, "image: a data URL must be base64 (data:image/png;base64,…)")
+        media_type = head.removeprefix("data:").split(";")[0]
     if len(text) > MAX_BODY_BYTES:
         raise InputError(where, f"image: larger than {MAX_BYTES} bytes", status=413)
     try:
-        return base64.b64decode(text, validate=True)
+        data = base64.b64decode(text, validate=True)
     except (binascii.Error, ValueError):
         raise InputError(where, "image: not valid base64") from None
+    if media_type is not None:  # a type it declares is an image type we read, or none
+        try:
+            check_media_type(media_type)
+        except FrameError as err:
+            raise InputError(where, f"image: {err}") from None
+    return data
 
 
 def tokens_router(limit_bytes: int = MAX_BODY_BYTES) -> APIRouter:
     router = APIRouter(prefix="/api/tokens", tags=["figures"])
-    cache = FrameCache()
+    cache, gate = FrameCache(), UploadGate()
+    map_large_buffers()  # a decoded frame's memory goes back to the system when freed
 
     @router.post(
         "/frame",
@@ -138,17 +189,20 @@ def tokens_router(limit_bytes: int = MAX_BODY_BYTES) -> APIRouter:
             why={
                 413: f"the image is over {MAX_BYTES} bytes or {MAX_PIXELS} pixels",
                 422: "not JSON of that shape, not base64, or not a PNG, JPEG or WebP image",
-                503: "the server is decoding other images: try again in a moment",
+                408: f"the body did not arrive within {READ_S:g} s",
+                503: "the server is decoding other images: try again after Retry-After seconds",
             }
         ),
     )
-    async def post_frame(request: Request) -> JSONResponse:
-        data = image_bytes(await body_settings(request, limit_bytes))
+    async def post_frame(request: Request) -> Response:
         try:
-            answer = await run_in_threadpool(cache.get, data)
-        except FrameError as err:
-            raise InputError(("body", "image"), f"image: {err}", status=err.status) from None
-        return JSONResponse(answer)
+            async with gate.turn():
+                return JSONResponse(await _frame_answer(request, cache, limit_bytes))
+        except Busy:
+            busy = InputError(("body", "image"), "the server is decoding other images", status=503)
+            return error_response(busy, headers={"retry-after": str(RETRY_AFTER_S)})
+        except ClientDisconnect:
+            return Response(status_code=400)  # nobody reads it: the client has gone
 
     @router.get(
         "/timing",
@@ -163,6 +217,20 @@ def tokens_router(limit_bytes: int = MAX_BODY_BYTES) -> APIRouter:
         return JSONResponse(plain(answer))
 
     return router
+
+
+async def _frame_answer(request: Request, cache: FrameCache, limit_bytes: int) -> dict[str, Any]:
+    """The frame's answer, its body read within READ_S and decoded on a decoding thread."""
+    try:
+        raw = await asyncio.wait_for(body_settings(request, limit_bytes), READ_S)
+    except asyncio.TimeoutError:
+        raise InputError(("body",), f"the body took longer than {READ_S:g} s", status=408) from None
+    data = image_bytes(raw)
+    del raw  # its base64 text is 4/3 of the file: not kept while the image is decoded
+    try:
+        return await asyncio.get_running_loop().run_in_executor(_DECODING, cache.get, data)
+    except FrameError as err:
+        raise InputError(("body", "image"), f"image: {err}", status=err.status) from None
 
 
 def _timing_parameters() -> list[dict[str, Any]]:

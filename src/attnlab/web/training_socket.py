@@ -29,6 +29,7 @@ from fastapi import APIRouter, Request, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
 from attnlab.tabletop import TrainConfig
+from attnlab.trainpool.pool import LOST
 from attnlab.trainpool.service import TrainingService
 from attnlab.web.config import WebSettings
 from attnlab.web.inputs import InputError
@@ -118,6 +119,7 @@ class Conversation:
         self.sid = 0
         self.running = False
         self.pending: tuple[int | None, int] | None = None  # (steps, pace) asked while queued
+        self.asked: tuple[int | None, int] = (None, 0)  # (steps, pace) of the latest run
         self.grace: asyncio.TimerHandle | None = None
         self.closed = False
         self.writer: asyncio.Task[None] | None = None
@@ -232,7 +234,7 @@ class Conversation:
         if self.grace is not None:
             self.grace.cancel()
             self.grace = None
-        self.running, self.pending = True, None
+        self.running, self.pending, self.asked = True, None, (steps, pace)
         self.pool.command(self.sid, "run", steps, pace)
 
     def _run_stopped(self) -> None:
@@ -261,9 +263,13 @@ class Conversation:
 
     # ---- messages out ----------------------------------------------------------------------
     def _deliver(self, text: str, ended: bool) -> None:
-        """A message from the worker (on the loop): relay it; a run's end starts the grace."""
+        """A message from the worker (on the loop): relay it; a run's end starts the grace.
+        If the worker died (LOST) while this model trained, its run starts again from step 0."""
         if ended:
+            trained = self.running
             self._run_stopped()
+            if text == LOST and trained and not self.closed:
+                self._run(*self.asked)
         if self.outbox.qsize() >= self.limits.outbox_messages:  # the page reads nothing
             self.closed = True
             with contextlib.suppress(asyncio.QueueFull):
