@@ -69,6 +69,19 @@ def test_a_refused_value_has_the_params_own_message(name: str, catch) -> None:
 
 
 @pytest.mark.parametrize("name", CHANGES)
+def test_a_value_json_cannot_carry_is_refused_naming_its_setting(name: str) -> None:
+    import numpy as np
+
+    setting = next(p.name for p in figure_module(name).PARAMS if p.kind != "vector")
+    w = FIGURES[name]()
+    for value, says in [(np.float64("nan"), "finite"), (np.inf, "finite"), (2 + 1j, "complex")]:
+        with pytest.raises(ParamError, match=f"^{setting}: .*{says}"):
+            w.settings = {setting: value}
+        with pytest.raises(ParamError, match=f"^{setting}: .*{says}"):
+            FIGURES[name](**{setting: value})
+
+
+@pytest.mark.parametrize("name", CHANGES)
 def test_the_static_fallback_is_the_figures_slide_png(name: str) -> None:
     w = FIGURES[name]()
     data, _ = w._repr_mimebundle_()

@@ -42,6 +42,7 @@ from attnlab.params import Param, ParamError, validate
 from attnlab.plain import plain
 from attnlab.widgets.assets import CSS, PROTOCOL, SETTINGS_CHANNEL, bundle, strings
 from attnlab.widgets.drawn import signature
+from attnlab.widgets.values import Shapes, from_params, from_view, to_params
 
 __all__ = ["FigureWidget", "ParamError", "png_bytes"]
 
@@ -67,6 +68,7 @@ class FigureWidget(anywidget.AnyWidget):
     """A page figure in a notebook; subclasses set FIGURE and `_esm` (see `figure_class`)."""
 
     FIGURE: ClassVar[str] = ""
+    SHAPES: ClassVar[Shapes] = {}  # array settings → the shape a learner gives and reads them in
     _css = CSS
 
     figure = traitlets.Unicode("").tag(sync=True)
@@ -80,11 +82,22 @@ class FigureWidget(anywidget.AnyWidget):
     strings = traitlets.Dict().tag(sync=True)
 
     def __init__(self, *, lang: str = "en", **settings: Any) -> None:
-        validate(self.PARAMS, plain(settings), "json")  # a bad setting opens no comm
+        checked = self.checked(settings)  # a bad setting opens no comm
         super().__init__(figure=self.FIGURE, strings=strings(), lang=lang,
                          **self.description())  # fmt: skip
         self.on_msg(self._on_message)
-        self.settings = settings  # checked (defaults filled in), then computed
+        self.settings = checked  # then computed
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """`w.settings = {...}` is checked here, before traitlets: a refusal is one short
+        ParamError naming the setting, not a page of traitlets' frames."""
+        if name == "settings":
+            __tracebackhide__ = True  # noqa: F841 (IPython hides this frame)
+            try:
+                value = self.checked(value)
+            except ParamError as err:
+                raise err.with_traceback(None) from None
+        super().__setattr__(name, value)
 
     def description(self) -> dict[str, Any]:
         """The view's params, view_params and constants: what GET /api/figures tells the page."""
@@ -97,10 +110,21 @@ class FigureWidget(anywidget.AnyWidget):
 
     # ---- settings: checked by the figure's Params, recomputed on every change ----------------
 
+    def checked(self, new: Any) -> dict[str, Any]:
+        """`new` settings over the current ones, checked by the figure's Params; array settings
+        (SHAPES) in their own shape. ParamError (a ValueError) naming the setting if refused."""
+        if not isinstance(new, Mapping):
+            raise ParamError("settings", "expected a dict of setting names and values")
+        raw = to_params({**self.settings, **new}, self.SHAPES)
+        return from_params(plain(validate(self.PARAMS, raw, "json")), self.SHAPES)
+
+    def api_settings(self) -> dict[str, Any]:
+        """The settings as the figure's compute() and the view take them (arrays flat)."""
+        return to_params(self.settings, self.SHAPES)
+
     @traitlets.validate("settings")
     def _check_settings(self, proposal: Any) -> dict[str, Any]:
-        raw = {**self.settings, **plain(dict(proposal["value"]))}
-        return plain(validate(self.PARAMS, raw, "json"))
+        return self.checked(proposal["value"])  # (a second time, cheaply, after __setattr__)
 
     @traitlets.validate("lang")
     def _check_lang(self, proposal: Any) -> str:
@@ -110,7 +134,7 @@ class FigureWidget(anywidget.AnyWidget):
 
     @traitlets.observe("settings")
     def _recompute(self, change: Any) -> None:
-        self.data = self.compute(dict(self.settings))
+        self.data = self.compute(self.api_settings())
         self.error = ""
 
     def compute(self, settings: Mapping[str, Any]) -> dict[str, Any]:
@@ -141,7 +165,7 @@ class FigureWidget(anywidget.AnyWidget):
         try:
             if not isinstance(partial, dict):
                 raise ParamError("settings", "expected an object of setting names and values")
-            self.settings = partial
+            self.settings = from_view(partial, self.SHAPES)
         except ValueError as err:  # ParamError, or a compute() refusing the learner's data
             self.error = str(err)
         ack = {"type": PROTOCOL["settings"]["ack"], "seq": seq}
@@ -173,9 +197,10 @@ class FigureWidget(anywidget.AnyWidget):
         return data, metadata
 
 
-def figure_class(figure: str, base: type[FigureWidget] = FigureWidget) -> type[FigureWidget]:
+def figure_class(
+    figure: str, base: type[FigureWidget] = FigureWidget, shapes: Shapes | None = None
+) -> type[FigureWidget]:
     """The widget class of page figure `figure`, its front-end that figure's bundled view."""
     name = "".join(part.title() for part in figure.split("-")) + "Widget"
-    return type(
-        name, (base,), {"FIGURE": figure, "_esm": bundle(figure), "__module__": base.__module__}
-    )
+    attrs = {"FIGURE": figure, "_esm": bundle(figure), "__module__": base.__module__}
+    return type(name, (base,), attrs | {"SHAPES": dict(shapes or {})})

@@ -76,7 +76,7 @@ class TokensWidget(FigureWidget):
     @image.setter
     def image(self, frame: Any) -> None:
         self._frame = None if frame is None else to_frame(frame)[0]
-        self.data = self.compute(dict(self.settings))
+        self.data = self.compute(self.api_settings())
 
     def compute(self, settings: Any) -> dict[str, Any]:
         data = super().compute(settings)
