@@ -58,7 +58,7 @@ def test_a_bad_frame_is_refused_naming_image_and_what_it_got(image, message: str
         tokens(image=image)
     assert str(refused.value).startswith(message)
     w = tokens()
-    with pytest.raises(ParamError, match="^image: "):
+    with pytest.raises(ParamError, match=r"^image: "):
         w.image = image
 
 
