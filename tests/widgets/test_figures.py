@@ -82,6 +82,22 @@ def test_a_value_json_cannot_carry_is_refused_naming_its_setting(name: str) -> N
 
 
 @pytest.mark.parametrize("name", CHANGES)
+def test_no_png_is_drawn_where_a_front_end_draws_the_widget(name: str, monkeypatch) -> None:
+    import ipywidgets
+
+    w = FIGURES[name]()
+
+    def drawn_for_nobody() -> bytes:
+        raise AssertionError("the PNG was drawn with a front-end showing the widget")
+
+    monkeypatch.setattr(w, "figure_png", drawn_for_nobody)
+    # what JupyterLab's widget manager opens when it meets the kernel (nbclient opens none)
+    monkeypatch.setattr(ipywidgets.Widget, "_control_comm", object())
+    data, _ = w._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in data and "image/png" not in data
+
+
+@pytest.mark.parametrize("name", CHANGES)
 def test_the_static_fallback_is_the_figures_slide_png(name: str) -> None:
     w = FIGURES[name]()
     data, _ = w._repr_mimebundle_()

@@ -16,7 +16,8 @@ A change from the view comes as a custom message on the settings channel, {type:
 settings} (the names: protocol.json); it is checked by the same `Param`s, recomputed, and
 acknowledged with its seq.
 Without a front-end (GitHub, nbviewer, a terminal) the widget shows the figure's PNG from
-`attnlab.export`, drawn small (NOTEBOOK_DPI, a palette) since a notebook stores it; its output
+`attnlab.export`, drawn small (NOTEBOOK_DPI, a palette) since a notebook stores it, and drawn
+only when no front-end that draws widgets is connected (it would show the view); its output
 metadata holds the signature of the data it was drawn from (attnlab.widgets.drawn), so a stored
 notebook's pictures can be checked against a fresh run on any machine.
 """
@@ -30,6 +31,7 @@ from typing import Any, ClassVar
 
 try:
     import anywidget
+    import ipywidgets
     import traitlets
 except ImportError as err:  # the widgets are an optional part of attnlab
     raise ImportError(
@@ -187,14 +189,23 @@ class FigureWidget(anywidget.AnyWidget):
         return self.figure_png()
 
     def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]] | None:
-        """The widget where widgets run; its PNG beside it for where they do not."""
+        """The widget where widgets run; its PNG beside it for where they do not (a notebook
+        stored by nbclient, GitHub). Drawing it costs ~0.7 s, ~2 s the first time (matplotlib):
+        with a front-end that draws widgets connected, nobody would see it, so it is not drawn."""
         shown = super()._repr_mimebundle_(**kwargs)
-        if shown is None:
-            return None
+        if shown is None or front_end_draws_widgets():
+            return shown
         data, metadata = shown
         data["image/png"] = base64.b64encode(self.figure_png()).decode("ascii")
         metadata["attnlab"] = signature(self.FIGURE, self.drawn())
         return data, metadata
+
+
+def front_end_draws_widgets() -> bool:
+    """Whether a front-end that draws widgets is connected to this kernel. JupyterLab's and
+    Notebook 7's widget manager open ipywidgets' control comm when they meet the kernel (to ask
+    for every widget's state); nbclient, nbconvert and a terminal open none."""
+    return getattr(ipywidgets.Widget, "_control_comm", None) is not None
 
 
 def figure_class(
