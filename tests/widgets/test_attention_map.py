@@ -41,7 +41,7 @@ def test_labels_must_match_and_updates_redraw() -> None:
     assert w.data["weights"] == [[0.25, 0.75]] and w.data["keys"] == ["x", "y"]
     w.update(np.eye(3))
     assert w.data["keys"] == ["k1", "k2", "k3"]
-    assert w._repr_png_()[:4] == b"\x89PNG"
+    assert w.figure_png()[:4] == b"\x89PNG"
 
 
 @pytest.mark.parametrize(

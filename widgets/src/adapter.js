@@ -121,6 +121,8 @@ function render(view, { model, el }) {
   mount();
   showError(model.get("error"));
   deliver(model.get("data"));
+  // the kernel's next displays need no PNG beside the widget: a front-end here draws it
+  model.send({ channel: CHANNELS.settings, message: { type: MESSAGE.shown } });
   return () => {
     for (const [event, fn] of Object.entries(handlers)) model.off(event, fn);
     unsubscribe();

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import base64
 import io
+import threading
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -49,6 +50,7 @@ from attnlab.widgets.values import Shapes, from_params, from_view, to_params
 __all__ = ["FigureWidget", "ParamError", "png_bytes"]
 
 NOTEBOOK_DPI = 72  # a slide (13.3 × 7.5 in) as 960 × 540 px: readable in a cell, not a projector
+VIEW_SHOWN = threading.Event()  # a view of ours said it is drawn: this kernel has a front-end
 PNG_COLOURS = 128  # flat-coloured charts lose nothing visible to a palette; ~4× smaller files
 
 
@@ -160,8 +162,12 @@ class FigureWidget(anywidget.AnyWidget):
         self.on_view_message(content.get("channel"), content["message"])
 
     def on_view_message(self, channel: Any, message: dict[str, Any]) -> None:
-        if channel == SETTINGS_CHANNEL and message.get("type") == PROTOCOL["settings"]["set"]:
+        if channel != SETTINGS_CHANNEL:
+            return
+        if message.get("type") == PROTOCOL["settings"]["set"]:
             self._set_from_view(message.get("settings"), message.get("seq"))
+        elif message.get("type") == PROTOCOL["settings"]["shown"]:
+            VIEW_SHOWN.set()
 
     def _set_from_view(self, partial: Any, seq: Any) -> None:
         try:
@@ -185,13 +191,11 @@ class FigureWidget(anywidget.AnyWidget):
 
         return png_bytes(render(self.FIGURE, self.drawn()))
 
-    def _repr_png_(self) -> bytes:
-        return self.figure_png()
-
     def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]] | None:
         """The widget where widgets run; its PNG beside it for where they do not (a notebook
-        stored by nbclient, GitHub). Drawing it costs ~0.7 s, ~2 s the first time (matplotlib):
-        with a front-end that draws widgets connected, nobody would see it, so it is not drawn."""
+        stored by nbclient, GitHub, a JupyterLab without the widgets' extension). Drawing it
+        costs ~0.5 s of kernel CPU, ~1.5 s the first time (matplotlib): once a front-end is
+        known to draw the widgets, nobody would see it, so it is not drawn."""
         shown = super()._repr_mimebundle_(**kwargs)
         if shown is None or front_end_draws_widgets():
             return shown
@@ -202,10 +206,12 @@ class FigureWidget(anywidget.AnyWidget):
 
 
 def front_end_draws_widgets() -> bool:
-    """Whether a front-end that draws widgets is connected to this kernel. JupyterLab's and
-    Notebook 7's widget manager open ipywidgets' control comm when they meet the kernel (to ask
-    for every widget's state); nbclient, nbconvert and a terminal open none."""
-    return getattr(ipywidgets.Widget, "_control_comm", None) is not None
+    """Whether a front-end that draws widgets is known to be connected to this kernel: one of
+    our views has said it is drawn (VIEW_SHOWN), or ipywidgets' control comm is open (JupyterLab's
+    widget manager opens it when it meets a kernel that has ipywidgets imported, to ask for every
+    widget's state). nbclient, nbconvert and a terminal do neither. The first display in a fresh
+    JupyterLab kernel cannot know yet (its view answers after the cell ends): it draws the PNG."""
+    return VIEW_SHOWN.is_set() or getattr(ipywidgets.Widget, "_control_comm", None) is not None
 
 
 def figure_class(
