@@ -367,5 +367,6 @@ def test_fig7_times_a_layer_in_the_kernel(notebook: Any) -> None:
     assert "server" not in widget.text_content()
     new_cell(notebook, 'tkz = widgets.tokens(lang="zh"); tkz')
     zh = cell(notebook, "tkz = widgets.tokens(").locator(".attnlab-nb")
-    zh.locator(".layer-timing").wait_for()
+    timed = zh.locator(".layer-timing").element_handle()
+    notebook.wait_for_function("el => Number(el.dataset.nTimed) > 0", arg=timed, timeout=60_000)
     assert "在本内核中实测" in zh.text_content() and "服务器" not in zh.text_content()
