@@ -68,9 +68,8 @@ def _answers(url: str) -> bool:
         return False
 
 
-@pytest.mark.parametrize("which", SEEDS)
-def test_the_server_keeps_every_promise_of_its_openapi_description(served, tmp_path, which) -> None:
-    seed = SEEDS[which]
+@pytest.mark.parametrize("seed", SEEDS.values(), ids=[f"{k}-seed-{v}" for k, v in SEEDS.items()])
+def test_the_server_keeps_every_promise_of_its_openapi_description(served, tmp_path, seed) -> None:
     schemathesis = Path(sys.executable).with_name("schemathesis")
     config = Path(__file__).with_name("schemathesis.toml")  # the frame upload's one exception
     cmd = [str(schemathesis), "--config-file", str(config), "run", f"{served}/openapi.json"]

@@ -96,7 +96,7 @@ class FigureWidget(anywidget.AnyWidget):
         """`w.settings = {...}` is checked here, before traitlets: a refusal is one short
         ParamError naming the setting, not a page of traitlets' frames."""
         if name == "settings":
-            __tracebackhide__ = True  # IPython leaves this frame out of a traceback
+            __tracebackhide__ = True  # pytest and IPython's debugger skip this frame
             try:
                 value = self.checked(value)
             except ParamError as err:

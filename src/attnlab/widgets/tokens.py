@@ -67,7 +67,7 @@ def answer_request(message: dict[str, Any]) -> dict[str, Any]:
 def own_frame(image: Any) -> np.ndarray:
     """The learner's `image` (an array, an image file's bytes or its path) as FIG 7's frame;
     ParamError naming `image` if it is not one."""
-    __tracebackhide__ = True  # IPython leaves this frame out of a traceback
+    __tracebackhide__ = True  # pytest and IPython's debugger skip this frame
     try:
         if isinstance(image, (str, os.PathLike)):
             image = _file_bytes(Path(image))
