@@ -102,6 +102,12 @@ def test_a_224_frame_is_kept_and_a_flat_colour_stays_flat() -> None:
     assert np.all(frames.to_frame(flat)[0] == [10, 200, 30])
 
 
+def test_integer_pixels_of_any_dtype_are_read_as_uint8() -> None:
+    img = np.random.default_rng(3).integers(0, 256, size=(40, 40, 3), dtype=np.uint8)
+    as_list = img.tolist()  # Python ints: NumPy makes them int64
+    np.testing.assert_array_equal(frames.to_frame(as_list)[0], frames.to_frame(img)[0])
+
+
 def test_shrinking_averages_instead_of_aliasing() -> None:
     stripes = np.zeros((448, 448, 3), dtype=np.uint8)
     stripes[:, ::2] = 255  # one-pixel stripes: a 2× shrink must give grey, not one of them
@@ -111,9 +117,10 @@ def test_shrinking_averages_instead_of_aliasing() -> None:
 @pytest.mark.parametrize(
     ("frame", "message"),
     [
-        (np.zeros((10, 10, 5)), "got \\(10, 10, 5\\)"),
-        (np.zeros((10, 10, 3), dtype=np.int64), "dtype int64"),
-        (np.full((10, 10, 3), 1.5), "in \\[0, 1\\]"),
+        (np.zeros((10, 10, 5)), "got shape \\(10, 10, 5\\)"),
+        (np.full((10, 10, 3), 256, dtype=np.int64), "in \\[0, 255\\]; got \\[256, 256\\]"),
+        (np.zeros((10, 10, 3), dtype=bool), "got bool"),
+        (np.full((10, 10, 3), 1.5), "in \\[0, 1\\]; got \\[1.5, 1.5\\]"),
         (np.full((10, 10, 3), np.nan), "finite"),
         (np.zeros((0, 10, 3), dtype=np.uint8), "array"),
     ],

@@ -95,16 +95,23 @@ def check_media_type(media_type: str) -> None:
 
 
 def _from_array(pixels: Array) -> Image.Image:
-    """(h, w, 3 or 4) or (h, w): uint8, or floats in [0, 1] (matplotlib's convention)."""
+    """(h, w, 3 or 4) or (h, w): integers in [0, 255] (uint8, or a list of ints), or floats in
+    [0, 1] (matplotlib's convention); a refusal says what range or shape it got."""
     a = np.asarray(pixels)
     if a.ndim not in (2, 3) or (a.ndim == 3 and a.shape[2] not in (3, 4)) or 0 in a.shape:
-        raise FrameError(f"expected an (h, w), (h, w, 3) or (h, w, 4) array, got {a.shape}")
+        raise FrameError(f"expected an (h, w), (h, w, 3) or (h, w, 4) array, got shape {a.shape}")
     if a.dtype.kind == "f":
-        if not np.all(np.isfinite(a)) or a.min() < 0 or a.max() > 1:
-            raise FrameError("float pixels must be finite and in [0, 1]")
+        if not np.all(np.isfinite(a)):
+            raise FrameError("float pixels must be finite and in [0, 1]; got NaN or infinity")
+        if a.min() < 0 or a.max() > 1:
+            raise FrameError(f"float pixels must be in [0, 1]; got [{a.min():.4g}, {a.max():.4g}]")
         a = np.round(a.astype(float) * 255).astype(np.uint8)
-    elif a.dtype != np.uint8:
-        raise FrameError(f"expected uint8 pixels, or floats in [0, 1]; got dtype {a.dtype}")
+    elif a.dtype.kind in "iu":
+        if a.min() < 0 or a.max() > 255:
+            raise FrameError(f"integer pixels must be in [0, 255]; got [{a.min()}, {a.max()}]")
+        a = a.astype(np.uint8)
+    else:
+        raise FrameError(f"expected integer pixels in [0, 255] or floats in [0, 1]; got {a.dtype}")
     if a.shape[0] * a.shape[1] > MAX_PIXELS:
         raise FrameError(f"the image has more than {MAX_PIXELS} pixels", 413)
     return Image.fromarray(a)

@@ -5,7 +5,9 @@ temporary folder holding a copy of docs/notebooks/attention.ipynb, and its setti
 IPython folders there too (no news pop-up; every cell kept in the page, so off-screen cells can
 be found; nothing written to the home folder). The test runs
 the lookup cells, drags q in the widget with the mouse and reads the kernel's trait back by
-running the check cell again; then runs the training cells and reads the view's error readout.
+running the check cell again; then runs the training cells and reads the view's error readout;
+and tries what a notebook user hits: a refused assignment, array settings in their own shape,
+the display's cost (no PNG drawn where the view shows), upright labels, FIG 7's own words.
 """
 
 from __future__ import annotations
@@ -245,6 +247,61 @@ def test_a_refused_change_shows_the_params_message_in_the_figure(notebook: Any) 
     error.wait_for(state="hidden")  # a good change clears it
 
 
+def output_of(page: Any, code: str) -> str:
+    """What a new cell running `code` printed (its last output)."""
+    new_cell(page, code)
+    return cell(page, code).locator(".jp-OutputArea-output").last.inner_text()
+
+
+def shown_lookup(page: Any) -> Any:
+    """The lookup widget (its cell run when it has not been), drawn."""
+    target = cell(page, "lk = widgets.lookup(")
+    if not target.locator(".attnlab-nb .q-handle").count():
+        run(page, "lk = widgets.lookup(")
+    widget = target.locator(".attnlab-nb")
+    widget.locator(".q-handle").wait_for()
+    return widget
+
+
+def test_a_refused_assignment_is_one_short_error_naming_the_setting(notebook: Any) -> None:
+    # not ~65 lines of traitlets' frames, and not plain.py's "non-finite number nan" without a name
+    shown_lookup(notebook)
+    text = output_of(notebook, 'lk.settings = {"q": [float("nan"), 1.0]}')
+    lines = [line for line in text.splitlines() if line.strip()]
+    assert "ParamError: q: every number must be finite" in text, text
+    assert len(lines) <= 12 and "traitlets" not in text, text
+
+
+def test_keys_are_assigned_and_read_in_the_shape_lookup_takes(notebook: Any) -> None:
+    widget = shown_lookup(notebook)
+    first_key = widget.locator(".key-handle").first
+    before = first_key.get_attribute("transform")
+    shape = output_of(notebook, 'lk.settings = {"keys": -K}; print(np.shape(lk.settings["keys"]))')
+    assert shape.strip() == "(5, 2)"
+    notebook.wait_for_function("([el, was]) => el.getAttribute('transform') !== was",
+                               arg=[first_key.element_handle(), before])  # fmt: skip
+    assert not widget.locator(".fig-error").is_visible()
+
+
+def test_a_display_draws_no_png_where_jupyterlab_shows_the_view(notebook: Any) -> None:
+    shown_lookup(notebook)  # a view has been drawn, and has said so
+    # every PNG drawn is counted (display() asks _repr_mimebundle_ and IPython's _repr_png_)
+    new_cell(notebook, "import time; pngs = []; dp2 = widgets.depth(); real = dp2.figure_png")
+    new_cell(notebook, "dp2.figure_png = lambda: pngs.append(1) or real()")
+    new_cell(notebook, "t0 = time.process_time(); display(dp2); t1 = time.process_time()")
+    text = output_of(notebook, "print('pngs drawn', len(pngs), f'display cpu {t1 - t0:.3f} s')")
+    assert "pngs drawn 0 " in text, text
+    print(text)  # the CPU the display took in the kernel, for the report
+
+
+def test_one_letter_key_labels_stand_upright(notebook: Any) -> None:
+    new_cell(notebook, 'am2 = widgets.attention_map([[0.25, 0.75]], keys=["x", "y"]); am2')
+    widget = cell(notebook, "am2 = widgets.attention_map(").locator(".attnlab-nb")
+    labels = widget.locator("text.tick-label")
+    labels.first.wait_for()
+    assert [labels.nth(i).get_attribute("transform") for i in range(2)] == [None, None]
+
+
 def test_training_in_the_kernel_draws_the_curve_below_2_cm(notebook: Any) -> None:
     page = notebook
     widget = run(page, "tr = widgets.training(").locator(".attnlab-nb")
@@ -304,3 +361,11 @@ def test_fig7_times_a_layer_in_the_kernel(notebook: Any) -> None:
     )
     assert "not measured" not in timing.inner_text()
     assert int(timing.get_attribute("data-n-timed")) <= 401  # the notebook's n, rounded down
+    # and it says so: the kernel measures and cuts the frame, in both languages
+    assert "Measured in this kernel" in timing.inner_text()
+    assert "server" not in widget.text_content()
+    new_cell(notebook, 'tkz = widgets.tokens(lang="zh"); tkz')
+    zh = cell(notebook, "tkz = widgets.tokens(").locator(".attnlab-nb")
+    timed = zh.locator(".layer-timing").element_handle()
+    notebook.wait_for_function("el => Number(el.dataset.nTimed) > 0", arg=timed, timeout=60_000)
+    assert "在本内核中实测" in zh.text_content() and "服务器" not in zh.text_content()

@@ -77,6 +77,16 @@ def test_query_vectors_are_comma_separated(client) -> None:
     assert got == client.post("/api/figures/lookup", json={"q": [1.5, -0.25]}).json()
 
 
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("body", [b"\n", b"  ", b"\r\n\t"])
+def test_a_body_of_only_whitespace_is_not_json_and_is_refused(client, name, body) -> None:
+    # the schema asks for an object (or no body at all): whitespace is neither
+    answer = client.post(f"/api/figures/{name}", content=body)
+    assert answer.status_code == 422, answer.text
+    (detail,) = answer.json()["detail"]
+    assert detail["loc"] == ["body"] and detail["msg"].startswith("invalid JSON")
+
+
 def test_unknown_figure_is_404_json(client) -> None:
     for method in (client.get, client.post):
         answer = method("/api/figures/no-such-figure")
@@ -176,7 +186,8 @@ def test_a_huge_body_is_refused_before_it_is_read(make_client) -> None:
     client = make_client(max_body_bytes=1000)
     answer = client.post("/api/figures/scaling", content=b" " * 1001)
     assert answer.status_code == 413
-    assert client.post("/api/figures/scaling", content=b" " * 1000).status_code == 200
+    at_limit = b"{}" + b" " * 998  # an object, padded to exactly the limit: read and answered
+    assert client.post("/api/figures/scaling", content=at_limit).status_code == 200
 
 
 NASTY = [

@@ -162,6 +162,44 @@ def test_the_openapi_description_lists_every_status() -> None:
     assert {"200", "422"} <= set(timing["responses"])
 
 
+IMAGE_STRINGS = [
+    "", "ab", "abc", "ab=c", "a===", "====", "ab==", "abc=", "abcd", "abcd\n", "ab cd", "ab-_",
+    "data:image/png;base64,", "data:image/png;base64,abcd", "data:,abcd", "data:image/png,abcd",
+    "data:" + "x" * 64 + ";base64,abcd", "data:" + "x" * 65 + ";base64,abcd",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("image", IMAGE_STRINGS)
+def test_the_schema_says_exactly_which_strings_the_server_reads(image: str) -> None:
+    # {"image": ""} was valid by the schema and refused: the schema's pattern and lengths and
+    # the server's check are built from the same constants, and agree on every one of these
+    import re
+
+    from attnlab.web.inputs import InputError
+
+    schema = tokens_api.FRAME_BODY["content"]["application/json"]["schema"]["properties"]["image"]
+    ecma = schema["pattern"].removesuffix("$") + r"\Z"  # JSON Schema's $ is the very end
+    valid = bool(re.search(ecma, image)) and schema["minLength"] <= len(image)
+    try:
+        tokens_api.image_bytes({"image": image})
+        read = True
+    except InputError:
+        read = False
+    assert valid == read
+
+
+def test_the_schemas_longest_image_is_the_servers() -> None:
+    from attnlab.web.inputs import InputError
+
+    schema = tokens_api.FRAME_BODY["content"]["application/json"]["schema"]["properties"]["image"]
+    head = "data:" + "x" * tokens_api.DATA_URL_TYPE + ";base64,"
+    longest = head + "A" * (schema["maxLength"] - len(head))
+    assert len(tokens_api.image_bytes({"image": longest})) <= MAX_BYTES + 2  # read, not refused
+    with pytest.raises(InputError) as refused:
+        tokens_api.image_bytes({"image": longest + "AAAA"})
+    assert refused.value.status == 413
+
+
 def test_the_timing_answers_within_its_grid_and_names_the_machine(client) -> None:
     r = client.get("/api/tokens/timing", params={"n": 100, "model": "small"})
     assert r.status_code == 200, r.text

@@ -41,4 +41,13 @@ def test_labels_must_match_and_updates_redraw() -> None:
     assert w.data["weights"] == [[0.25, 0.75]] and w.data["keys"] == ["x", "y"]
     w.update(np.eye(3))
     assert w.data["keys"] == ["k1", "k2", "k3"]
-    assert w._repr_png_()[:4] == b"\x89PNG"
+    assert w.figure_png()[:4] == b"\x89PNG"
+
+
+@pytest.mark.parametrize(
+    ("keys", "rotation"), [(["x", "y"], 0), (["k1", "k2"], 0), (["a long name", "b"], 45)]
+)
+def test_key_labels_that_fit_their_column_stand_upright(keys, rotation: float) -> None:
+    # a one-letter "x" slanted by 45° reads as "+"
+    ax = attention_map([[0.5, 0.5]], keys=keys).map_figure().axes[0]
+    assert [label.get_rotation() for label in ax.get_xticklabels()] == [rotation] * 2

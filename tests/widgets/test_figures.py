@@ -69,6 +69,50 @@ def test_a_refused_value_has_the_params_own_message(name: str, catch) -> None:
 
 
 @pytest.mark.parametrize("name", CHANGES)
+def test_a_value_json_cannot_carry_is_refused_naming_its_setting(name: str) -> None:
+    import numpy as np
+
+    setting = next(p.name for p in figure_module(name).PARAMS if p.kind != "vector")
+    w = FIGURES[name]()
+    for value, says in [(np.float64("nan"), "finite"), (np.inf, "finite"), (2 + 1j, "complex")]:
+        with pytest.raises(ParamError, match=f"^{setting}: .*{says}"):
+            w.settings = {setting: value}
+        with pytest.raises(ParamError, match=f"^{setting}: .*{says}"):
+            FIGURES[name](**{setting: value})
+
+
+def _no_png(w, monkeypatch) -> None:
+    from IPython.core.formatters import DisplayFormatter
+
+    drawn: list[str] = []  # (IPython's formatters print what a repr raises and go on)
+    monkeypatch.setattr(w, "figure_png", lambda: drawn.append("png") or b"")
+    data, _ = DisplayFormatter().format(w)  # what display(w) sends: every repr IPython asks for
+    assert "application/vnd.jupyter.widget-view+json" in data and "image/png" not in data
+    assert drawn == [], "the PNG was drawn with a front-end showing the widget"
+
+
+@pytest.mark.parametrize("name", CHANGES)
+def test_no_png_is_drawn_once_a_view_has_said_it_is_drawn(name: str, monkeypatch) -> None:
+    import threading
+
+    from attnlab.widgets import base
+
+    monkeypatch.setattr(base, "VIEW_SHOWN", threading.Event())  # this kernel's, for this test
+    first, w = FIGURES["depth"](), FIGURES[name]()
+    assert "image/png" in first._repr_mimebundle_()[0]  # no front-end known yet
+    from_view(first, "settings", {"type": "shown"})  # what adapter.js says once it has drawn
+    _no_png(w, monkeypatch)
+
+
+def test_no_png_is_drawn_where_jupyterlab_opened_the_control_comm(monkeypatch) -> None:
+    import ipywidgets
+
+    # what JupyterLab's widget manager opens when it meets a kernel (nbclient opens none)
+    monkeypatch.setattr(ipywidgets.Widget, "_control_comm", object())
+    _no_png(FIGURES["kv-cache"](), monkeypatch)
+
+
+@pytest.mark.parametrize("name", CHANGES)
 def test_the_static_fallback_is_the_figures_slide_png(name: str) -> None:
     w = FIGURES[name]()
     data, _ = w._repr_mimebundle_()

@@ -5,8 +5,8 @@ import pytest
 
 from attnlab.figures import compute_figure
 from attnlab.figures.tokens import patch_grid
-from attnlab.frames import FrameError, to_frame
-from attnlab.widgets import tokens
+from attnlab.frames import to_frame
+from attnlab.widgets import ParamError, tokens
 
 
 def frame(h: int = 360, w: int = 480) -> np.ndarray:
@@ -42,9 +42,35 @@ def test_swapping_and_removing_the_frame() -> None:
     assert w.data["image"] == compute_figure("tokens", {})["image"]
 
 
-def test_a_bad_frame_is_refused() -> None:
-    with pytest.raises(FrameError, match="float pixels must be finite and in"):  # a ValueError
-        tokens(image=frame() * 2)
+@pytest.mark.parametrize(
+    ("image", "message"),
+    [
+        (frame() * 3 - 1, "image: float pixels must be in [0, 1]; got [-1, 2]"),
+        (np.full((8, 8), np.nan), "image: float pixels must be finite"),
+        ([[300, 0], [0, 0]], "image: integer pixels must be in [0, 255]; got [0, 300]"),
+        ("no-such-frame.png", "image: cannot read the file no-such-frame.png"),
+        (b"not an image", "image: not a PNG, JPEG or WebP image"),
+        (np.zeros((4, 4, 5)), "image: expected an (h, w), (h, w, 3) or (h, w, 4) array, got shape"),
+    ],
+)
+def test_a_bad_frame_is_refused_naming_image_and_what_it_got(image, message: str) -> None:
+    with pytest.raises(ParamError) as refused:  # a ValueError
+        tokens(image=image)
+    assert str(refused.value).startswith(message)
+    w = tokens()
+    with pytest.raises(ParamError, match=r"^image: "):
+        w.image = image
+
+
+def test_a_file_a_path_or_a_list_of_ints_is_a_frame(tmp_path) -> None:
+    from PIL import Image
+
+    pixels = (frame(90, 120) * 255).astype(np.uint8)
+    Image.fromarray(pixels).save(tmp_path / "frame.png")
+    expected, _ = to_frame(pixels)
+    for image in (str(tmp_path / "frame.png"), tmp_path / "frame.png", pixels.tolist(),
+                  (tmp_path / "frame.png").read_bytes()):  # fmt: skip
+        np.testing.assert_array_equal(tokens(image=image).image, expected)
 
 
 def _answers(w, catch, *messages) -> list:

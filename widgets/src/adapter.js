@@ -19,6 +19,11 @@ import { fillStrings } from "./strings.js";
 
 const { channels: CHANNELS, settings: MESSAGE } = PROTOCOL;
 
+// The kernel keeps an array setting in the learner's shape (FIG 1's keys: 5 × 2 numbers); the
+// page's store holds it flat, as a URL does, and the kernel takes it back flat from a view.
+const flat = (settings) =>
+  Object.fromEntries(Object.entries(settings ?? {}).map(([k, v]) => [k, Array.isArray(v) ? v.flat(Infinity) : v]));
+
 // requestAnimationFrame does not fire in a hidden tab; a timer keeps the widget answering there
 const nextFrame = (fn) => (document.hidden ? setTimeout(fn, 16) : requestAnimationFrame(fn));
 
@@ -29,7 +34,7 @@ function render(view, { model, el }) {
   const specs = { [name]: mergeParams(model.get("params"), model.get("view_params") ?? [], view.VIEW_PARAMS ?? []) };
   const apiNames = new Set(model.get("params").map((p) => p.name));
   const store = createStore(specs, { lang: model.get("lang") });
-  store.set(name, model.get("settings"));
+  store.set(name, flat(model.get("settings")));
   const t = translator(model.get("strings").page ?? {}, () => store.state.lang);
 
   const root = html("div", { class: "attnlab-nb", lang: store.state.lang }, el);
@@ -97,7 +102,7 @@ function render(view, { model, el }) {
     "change:settings": () => {
       // an echo of our own change while newer ones are on their way is not news
       if (sync.acked < sync.sent || sync.pending) return;
-      if (store.set(name, model.get("settings")).length) mount();
+      if (store.set(name, flat(model.get("settings"))).length) mount();
     },
     "change:lang": () => {
       store.setLang(model.get("lang"));
@@ -116,6 +121,8 @@ function render(view, { model, el }) {
   mount();
   showError(model.get("error"));
   deliver(model.get("data"));
+  // the kernel's next displays need no PNG beside the widget: a front-end here draws it
+  model.send({ channel: CHANNELS.settings, message: { type: MESSAGE.shown } });
   return () => {
     for (const [event, fn] of Object.entries(handlers)) model.off(event, fn);
     unsubscribe();

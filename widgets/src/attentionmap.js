@@ -13,6 +13,7 @@ const STRINGS = await loadViewStrings("notebook");
 const CELL_MAX = 44; // px per cell at most; a large matrix shrinks to fit WIDTH
 const WIDTH = 640;
 const MARGIN = { top: 64, left: 96 }; // room for the key and query labels
+const CHAR_PX = 7; // a tick label's character at most (11 px type)
 
 function draw(svg, data, t) {
   svg.replaceChildren();
@@ -27,10 +28,12 @@ function draw(svg, data, t) {
   svg.setAttribute("aria-label", t("nb.map.aria", { rows, cols }));
   const map = heatmap(svg, { x: MARGIN.left, y: MARGIN.top, width, height, rows, cols, className: "attention-map" });
   map.set(w);
+  // labels that fit over their column stand upright (a slanted "x" reads as "+"); longer ones slant
+  const upright = Math.max(...data.keys.map((label) => label.length)) * CHAR_PX <= cell;
   data.keys.forEach((label, c) => {
-    const x = MARGIN.left + (c + 0.5) * cell;
-    el("text", { x, y: MARGIN.top - 6, transform: `rotate(-45 ${x} ${MARGIN.top - 6})`, class: "tick-label",
-      text: label }, svg);
+    const [x, y] = [MARGIN.left + (c + 0.5) * cell, MARGIN.top - 6];
+    const placed = upright ? { "text-anchor": "middle" } : { transform: `rotate(-45 ${x} ${y})` };
+    el("text", { x, y, ...placed, class: "tick-label", text: label }, svg);
   });
   data.queries.forEach((label, r) => {
     el("text", { x: MARGIN.left - 6, y: MARGIN.top + (r + 0.5) * cell, dy: "0.35em", "text-anchor": "end",

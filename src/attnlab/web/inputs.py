@@ -83,9 +83,13 @@ def _json_int(digits: str) -> int | float:
 
 
 async def body_settings(request: Request, max_bytes: int) -> dict[str, Any]:
-    """A JSON object body → raw settings; an empty body means "all defaults"."""
+    """A JSON object body → raw settings; an empty body (no bytes) means "all defaults".
+
+    A body of only whitespace is not empty: it is not JSON, and is refused like any other text
+    that is not, so what a route accepts is exactly what its OpenAPI description says.
+    """
     body = await _read_capped(request, max_bytes)
-    if not body.strip():
+    if not body:
         return {}
     raw = parse_json(body)
     if not isinstance(raw, dict):

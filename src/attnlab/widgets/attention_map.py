@@ -22,6 +22,8 @@ from attnlab.widgets.base import FigureWidget, png_bytes
 
 MAX_SIDE = 128  # queries or keys drawn at most (one SVG cell each)
 ROW_TOL = 1e-6
+CELL_IN = 0.45  # a cell of the PNG, inches
+CHAR_IN = 0.085  # a tick label's character at most, inches (matplotlib's 10 pt type)
 
 
 def checked_weights(weights: Any) -> np.ndarray:
@@ -103,21 +105,30 @@ class AttentionMapWidget(FigureWidget):
         return self._map
 
     def figure_png(self) -> bytes:
+        return png_bytes(self.map_figure(), dpi="figure")  # its own size: a few cells, not a slide
+
+    def map_figure(self) -> Any:
+        """The map as a matplotlib Figure (what the PNG shows)."""
         from matplotlib.colors import LinearSegmentedColormap
         from matplotlib.figure import Figure
 
         from attnlab.export import style
 
         w = self.weights
-        fig = Figure(figsize=(1.2 + 0.45 * w.shape[1], 1.0 + 0.45 * w.shape[0]), dpi=100,
+        fig = Figure(figsize=(1.2 + CELL_IN * w.shape[1], 1.0 + CELL_IN * w.shape[0]), dpi=100,
                      layout="constrained")  # fmt: skip
         ax = fig.subplots()
         cmap = LinearSegmentedColormap.from_list("attention", ["#f7f5f0", style.AMBER])
         image = ax.imshow(w, cmap=cmap, vmin=0, vmax=1)
-        ax.set_xticks(range(w.shape[1]), self._map["keys"], rotation=45, ha="right")
+        keys = self._map["keys"]
+        # labels that fit over their column stand upright (a slanted "x" reads as "+")
+        if max(len(k) for k in keys) * CHAR_IN <= CELL_IN:
+            ax.set_xticks(range(w.shape[1]), keys)
+        else:
+            ax.set_xticks(range(w.shape[1]), keys, rotation=45, ha="right")
         ax.set_yticks(range(w.shape[0]), self._map["queries"])
         fig.colorbar(image, ax=ax, label="weight")
-        return png_bytes(fig, dpi="figure")  # its own size: a few cells, not a slide
+        return fig
 
 
 def attention_map(

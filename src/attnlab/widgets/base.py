@@ -16,7 +16,8 @@ A change from the view comes as a custom message on the settings channel, {type:
 settings} (the names: protocol.json); it is checked by the same `Param`s, recomputed, and
 acknowledged with its seq.
 Without a front-end (GitHub, nbviewer, a terminal) the widget shows the figure's PNG from
-`attnlab.export`, drawn small (NOTEBOOK_DPI, a palette) since a notebook stores it; its output
+`attnlab.export`, drawn small (NOTEBOOK_DPI, a palette) since a notebook stores it, and drawn
+only when no front-end that draws widgets is connected (it would show the view); its output
 metadata holds the signature of the data it was drawn from (attnlab.widgets.drawn), so a stored
 notebook's pictures can be checked against a fresh run on any machine.
 """
@@ -25,11 +26,13 @@ from __future__ import annotations
 
 import base64
 import io
+import threading
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
 try:
     import anywidget
+    import ipywidgets
     import traitlets
 except ImportError as err:  # the widgets are an optional part of attnlab
     raise ImportError(
@@ -42,10 +45,12 @@ from attnlab.params import Param, ParamError, validate
 from attnlab.plain import plain
 from attnlab.widgets.assets import CSS, PROTOCOL, SETTINGS_CHANNEL, bundle, strings
 from attnlab.widgets.drawn import signature
+from attnlab.widgets.values import Shapes, from_params, from_view, to_params
 
 __all__ = ["FigureWidget", "ParamError", "png_bytes"]
 
 NOTEBOOK_DPI = 72  # a slide (13.3 × 7.5 in) as 960 × 540 px: readable in a cell, not a projector
+VIEW_SHOWN = threading.Event()  # a view of ours said it is drawn: this kernel has a front-end
 PNG_COLOURS = 128  # flat-coloured charts lose nothing visible to a palette; ~4× smaller files
 
 
@@ -67,6 +72,7 @@ class FigureWidget(anywidget.AnyWidget):
     """A page figure in a notebook; subclasses set FIGURE and `_esm` (see `figure_class`)."""
 
     FIGURE: ClassVar[str] = ""
+    SHAPES: ClassVar[Shapes] = {}  # array settings → the shape a learner gives and reads them in
     _css = CSS
 
     figure = traitlets.Unicode("").tag(sync=True)
@@ -80,11 +86,22 @@ class FigureWidget(anywidget.AnyWidget):
     strings = traitlets.Dict().tag(sync=True)
 
     def __init__(self, *, lang: str = "en", **settings: Any) -> None:
-        validate(self.PARAMS, plain(settings), "json")  # a bad setting opens no comm
+        checked = self.checked(settings)  # a bad setting opens no comm
         super().__init__(figure=self.FIGURE, strings=strings(), lang=lang,
                          **self.description())  # fmt: skip
         self.on_msg(self._on_message)
-        self.settings = settings  # checked (defaults filled in), then computed
+        self.settings = checked  # then computed
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """`w.settings = {...}` is checked here, before traitlets: a refusal is one short
+        ParamError naming the setting, not a page of traitlets' frames."""
+        if name == "settings":
+            __tracebackhide__ = True  # pytest and IPython's debugger skip this frame
+            try:
+                value = self.checked(value)
+            except ParamError as err:
+                raise err.with_traceback(None) from None
+        super().__setattr__(name, value)
 
     def description(self) -> dict[str, Any]:
         """The view's params, view_params and constants: what GET /api/figures tells the page."""
@@ -97,10 +114,21 @@ class FigureWidget(anywidget.AnyWidget):
 
     # ---- settings: checked by the figure's Params, recomputed on every change ----------------
 
+    def checked(self, new: Any) -> dict[str, Any]:
+        """`new` settings over the current ones, checked by the figure's Params; array settings
+        (SHAPES) in their own shape. ParamError (a ValueError) naming the setting if refused."""
+        if not isinstance(new, Mapping):
+            raise ParamError("settings", "expected a dict of setting names and values")
+        raw = to_params({**self.settings, **new}, self.SHAPES)
+        return from_params(plain(validate(self.PARAMS, raw, "json")), self.SHAPES)
+
+    def api_settings(self) -> dict[str, Any]:
+        """The settings as the figure's compute() and the view take them (arrays flat)."""
+        return to_params(self.settings, self.SHAPES)
+
     @traitlets.validate("settings")
     def _check_settings(self, proposal: Any) -> dict[str, Any]:
-        raw = {**self.settings, **plain(dict(proposal["value"]))}
-        return plain(validate(self.PARAMS, raw, "json"))
+        return self.checked(proposal["value"])  # (a second time, cheaply, after __setattr__)
 
     @traitlets.validate("lang")
     def _check_lang(self, proposal: Any) -> str:
@@ -110,7 +138,7 @@ class FigureWidget(anywidget.AnyWidget):
 
     @traitlets.observe("settings")
     def _recompute(self, change: Any) -> None:
-        self.data = self.compute(dict(self.settings))
+        self.data = self.compute(self.api_settings())
         self.error = ""
 
     def compute(self, settings: Mapping[str, Any]) -> dict[str, Any]:
@@ -134,14 +162,18 @@ class FigureWidget(anywidget.AnyWidget):
         self.on_view_message(content.get("channel"), content["message"])
 
     def on_view_message(self, channel: Any, message: dict[str, Any]) -> None:
-        if channel == SETTINGS_CHANNEL and message.get("type") == PROTOCOL["settings"]["set"]:
+        if channel != SETTINGS_CHANNEL:
+            return
+        if message.get("type") == PROTOCOL["settings"]["set"]:
             self._set_from_view(message.get("settings"), message.get("seq"))
+        elif message.get("type") == PROTOCOL["settings"]["shown"]:
+            VIEW_SHOWN.set()
 
     def _set_from_view(self, partial: Any, seq: Any) -> None:
         try:
             if not isinstance(partial, dict):
                 raise ParamError("settings", "expected an object of setting names and values")
-            self.settings = partial
+            self.settings = from_view(partial, self.SHAPES)
         except ValueError as err:  # ParamError, or a compute() refusing the learner's data
             self.error = str(err)
         ack = {"type": PROTOCOL["settings"]["ack"], "seq": seq}
@@ -159,23 +191,33 @@ class FigureWidget(anywidget.AnyWidget):
 
         return png_bytes(render(self.FIGURE, self.drawn()))
 
-    def _repr_png_(self) -> bytes:
-        return self.figure_png()
-
     def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]] | None:
-        """The widget where widgets run; its PNG beside it for where they do not."""
+        """The widget where widgets run; its PNG beside it for where they do not (a notebook
+        stored by nbclient, GitHub, a JupyterLab without the widgets' extension). Drawing it
+        costs ~0.5 s of kernel CPU, ~1.5 s the first time (matplotlib): once a front-end is
+        known to draw the widgets, nobody would see it, so it is not drawn."""
         shown = super()._repr_mimebundle_(**kwargs)
-        if shown is None:
-            return None
+        if shown is None or front_end_draws_widgets():
+            return shown
         data, metadata = shown
         data["image/png"] = base64.b64encode(self.figure_png()).decode("ascii")
         metadata["attnlab"] = signature(self.FIGURE, self.drawn())
         return data, metadata
 
 
-def figure_class(figure: str, base: type[FigureWidget] = FigureWidget) -> type[FigureWidget]:
+def front_end_draws_widgets() -> bool:
+    """Whether a front-end that draws widgets is known to be connected to this kernel: one of
+    our views has said it is drawn (VIEW_SHOWN), or ipywidgets' control comm is open (JupyterLab's
+    widget manager opens it when it meets a kernel that has ipywidgets imported, to ask for every
+    widget's state). nbclient, nbconvert and a terminal do neither. The first display in a fresh
+    JupyterLab kernel cannot know yet (its view answers after the cell ends): it draws the PNG."""
+    return VIEW_SHOWN.is_set() or getattr(ipywidgets.Widget, "_control_comm", None) is not None
+
+
+def figure_class(
+    figure: str, base: type[FigureWidget] = FigureWidget, shapes: Shapes | None = None
+) -> type[FigureWidget]:
     """The widget class of page figure `figure`, its front-end that figure's bundled view."""
     name = "".join(part.title() for part in figure.split("-")) + "Widget"
-    return type(
-        name, (base,), {"FIGURE": figure, "_esm": bundle(figure), "__module__": base.__module__}
-    )
+    attrs = {"FIGURE": figure, "_esm": bundle(figure), "__module__": base.__module__}
+    return type(name, (base,), attrs | {"SHAPES": dict(shapes or {})})

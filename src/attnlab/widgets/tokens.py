@@ -1,12 +1,14 @@
 """FIG 7 as a widget, on the learner's own camera frame.
 
-    w = tokens(image=frame, cameras=2, patch=16)   # frame: H × W × 3, uint8 or floats in [0, 1]
+    w = tokens(image=frame, cameras=2, patch=16)   # frame: H × W × 3, ints 0–255 or floats 0–1
+    w = tokens(image="frame.jpg")                  # or a PNG, JPEG or WebP file (path or bytes)
 
 The frame is made 224 × 224 by `attnlab.frames.to_frame` (its centre square, box-filtered: the
 server does the same with a frame dropped on the page) and cut into patches as
 FIG 7 cuts its own drawing (`figures.tokens.patch_grid`); every count, FLOP and KV-cache readout
 is FIG 7's own compute(), which depends on the frame's size and the settings, not its pixels.
-`w.image = other_frame` swaps the frame and redraws.
+`w.image = other_frame` swaps the frame and redraws. A frame refused is a `ParamError` naming
+`image` and saying what it got (its shape, its range, its file).
 
 The view's two requests that the page sends to its server come to the kernel instead, over the
 widget's api channel (widgets/src/kernelapi.js): one attention layer timed here (GET
@@ -19,14 +21,16 @@ stays free while a layer is timed.
 from __future__ import annotations
 
 import base64
+import os
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 import numpy as np
 
 from attnlab.figures.tokens import frame_patches, patch_grid, png_bytes
-from attnlab.frames import FrameError, to_frame
+from attnlab.frames import MAX_BYTES, FrameError, to_frame
 from attnlab.nn.cost import IMAGE_SIZE
 from attnlab.nn.timing import time_attention
 from attnlab.params import ParamError, validate
@@ -60,12 +64,35 @@ def answer_request(message: dict[str, Any]) -> dict[str, Any]:
     raise ParamError("url", f"the kernel answers GET {TIMING_URL} and POST {FRAME_URL} only")
 
 
+def own_frame(image: Any) -> np.ndarray:
+    """The learner's `image` (an array, an image file's bytes or its path) as FIG 7's frame;
+    ParamError naming `image` if it is not one."""
+    __tracebackhide__ = True  # pytest and IPython's debugger skip this frame
+    try:
+        if isinstance(image, (str, os.PathLike)):
+            image = _file_bytes(Path(image))
+        return to_frame(image)[0]
+    except FrameError as err:
+        raise ParamError("image", str(err)).with_traceback(None) from None
+
+
+def _file_bytes(path: Path) -> bytes:
+    """An image file's bytes, read only when it is no larger than the server reads."""
+    try:
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            raise FrameError(f"the file {path} is {size} bytes; at most {MAX_BYTES} are read")
+        return path.read_bytes()
+    except OSError as err:
+        raise FrameError(f"cannot read the file {path}: {err.strerror}") from None
+
+
 class TokensWidget(FigureWidget):
     FIGURE = "tokens"
     _esm = bundle("tokens")
 
     def __init__(self, *, image: Any = None, lang: str = "en", **settings: Any) -> None:
-        self._frame = None if image is None else to_frame(image)[0]
+        self._frame = None if image is None else own_frame(image)
         super().__init__(lang=lang, **settings)
 
     @property
@@ -75,8 +102,8 @@ class TokensWidget(FigureWidget):
 
     @image.setter
     def image(self, frame: Any) -> None:
-        self._frame = None if frame is None else to_frame(frame)[0]
-        self.data = self.compute(dict(self.settings))
+        self._frame = None if frame is None else own_frame(frame)
+        self.data = self.compute(self.api_settings())
 
     def compute(self, settings: Any) -> dict[str, Any]:
         data = super().compute(settings)
