@@ -51,6 +51,7 @@ def test_fast_paths_equal_the_readable_definition():
     _same(np.array(3.25))
     _same([0.1, 2.0, -0.0, 1e300])
     _same((1, 2, 3))
+    _same([["a", "b"], [True, False], [1, 2.0]])
     _same([1, 2.5, np.float64(3.0), True])  # mixed: the element by element walk
     _same({"a": [np.int64(1), {"b": (2.0, 3)}], 4: rng.random(3).tolist(), "c": None, "d": "x"})
 

@@ -6,7 +6,7 @@ spelling, so they are refused here rather than silently written as invalid JSON.
 Two ways to the same data: `plain_reference` is the readable definition, element by element;
 `plain` gives the same values (tests/test_plain.py holds them equal, bit for bit) with fast
 paths: a numeric array is checked for NaN/inf in one call and converted by `tolist()`, and a
-flat list of Python floats or ints is checked without a call per element (py-spy: the element
+flat list of Python floats, ints, strings or bools is checked without a call per element (py-spy: the element
 by element walk was a third of a figure request's CPU).
 
 `Encoded` holds a part of a figure's data that no setting changes (FIG 4's PE table, FIG 7's
@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 _NUMERIC = frozenset("biuf")  # bool, int, unsigned, float: `tolist()` gives plain values
+_SCALARS = frozenset({float, int, str, bool})  # plain as they are (a float once checked)
 
 
 def plain(obj: Any, *, digits: int | None = None) -> Any:
@@ -56,18 +57,17 @@ def _finite(x: float, digits: int | None) -> float:
 
 
 def _flat(obj: list[Any] | tuple[Any, ...], digits: int | None) -> list[Any] | None:
-    """A list of only Python floats (all finite) or only Python ints, as a new list; else None."""
+    """A list of only Python floats (all finite), ints, strings or bools, as a new list; else
+    None."""
     if digits or not obj:
         return None
     first = type(obj[0])
-    if first is float and all(type(v) is float for v in obj):
-        if not all(map(math.isfinite, obj)):
-            for v in obj:
-                _finite(v, None)
-        return list(obj)
-    if first is int and all(type(v) is int for v in obj):
-        return list(obj)
-    return None
+    if first not in _SCALARS or not all(type(v) is first for v in obj):
+        return None
+    if first is float and not all(map(math.isfinite, obj)):
+        for v in obj:
+            _finite(v, None)
+    return list(obj)
 
 
 def plain_reference(obj: Any, *, digits: int | None = None) -> Any:
