@@ -126,8 +126,10 @@ def curves_from(
 
 @lru_cache(maxsize=CACHED_SEEDS)
 def curves(seed: int) -> dict[str, tuple[float, ...]]:
-    """The figure's curves over GRID_D_K for `seed` (they depend on nothing else)."""
-    return {k: tuple(v) for k, v in curves_from(scores_along(seed, GRID_D_K)).items()}
+    """The figure's curves over GRID_D_K for `seed` (they depend on nothing else), from the
+    seed's kept draws (`scores_along`'s numbers: tests/figures/test_scaling.py)."""
+    scores = ((d_k, raw_scores(seed, d_k)) for d_k in GRID_D_K)
+    return {k: tuple(v) for k, v in curves_from(scores).items()}
 
 
 def histogram(scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
