@@ -35,7 +35,8 @@ class BoundedHttpTools(HttpToolsProtocol):
 
     A head is read from its first byte until the parser calls `on_headers_complete`; the bytes
     fed meanwhile are counted, and the parser is fed in pieces so that it never holds more
-    than the limit of a head: one more byte of it is refused with 400. The count starts again after each request.
+    than the limit of a head: one more byte of it is refused with 400. The count starts again
+    after each request.
     """
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
@@ -63,8 +64,10 @@ class BoundedHttpTools(HttpToolsProtocol):
 
     def _gone(self) -> bool:
         """The connection closed (a 400), or became a WebSocket: nothing more to feed here."""
-        return self.parser is None or self.transport.is_closing() or (
-            self.transport.get_protocol() is not self
+        return (
+            self.parser is None
+            or self.transport.is_closing()
+            or (self.transport.get_protocol() is not self)
         )
 
     def on_headers_complete(self) -> None:
