@@ -85,3 +85,19 @@ def test_a_kept_stack_is_reused_only_while_its_members_are_where_it_left_them():
     members[0].advance(1)
     again = kept.stack(members)
     np.testing.assert_array_equal(again.theta, np.concatenate([m.theta for m in members]))
+
+
+def test_members_in_step_share_their_stacked_chunks_and_keep_their_own_scenes():
+    """Members at the same place in their scene chunks read views of one stacked chunk; each
+    still sees its own scenes, across chunk boundaries, and continues alone afterwards."""
+    together = [SeedBatch("vector", 2, [s]) for s in (5, 6, 7)]
+    alone = [SeedBatch("vector", 2, [s]) for s in (5, 6, 7)]
+    kept = KeptStacks()
+    for n in (8, 8, 8, 8, 30):  # 62 steps: over two chunk boundaries (every 25 steps)
+        train_together(together, n, kept)
+    together[0].advance(13)
+    for b, n in zip(alone, (75, 62, 62), strict=True):
+        b.advance(n)
+    for a, b in zip(together, alone, strict=True):
+        np.testing.assert_array_equal(a.theta, b.theta)
+        np.testing.assert_array_equal(np.stack(a.losses), np.stack(b.losses))
