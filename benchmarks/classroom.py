@@ -18,8 +18,8 @@ the workers' CPU per training step (both models, evaluations and progress messag
 and the server's CPU to relay one progress message. These are CPU times from /proc, which other
 programs on the machine change much less than latencies; the load average is printed beside.
 
-Where the savings came from (each found with py-spy or cProfile; numbers before → after are in
-the commits, measured with this script):
+Where the savings came from (each found with cProfile, or py-spy on the running server; run
+this script with PYTHONPATH pointing at an older src/ to measure the code before them):
 - the worker keeps its stacks between chunks (`seed_batch.KeptStacks`): building a stack of 8
   (fresh half-megabyte buffers) cost more than the 8 steps of a paced chunk;
 - progress messages skip `plain()` (their parts are plain already: tested), and the worker

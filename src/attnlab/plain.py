@@ -7,7 +7,7 @@ Two ways to the same data: `plain_reference` is the readable definition, element
 `plain` gives the same values (tests/test_plain.py holds them equal, bit for bit) with fast
 paths: a numeric array is checked for NaN/inf in one call and converted by `tolist()`, and a
 flat list of Python floats, ints, strings or bools is checked without a call per element
-(py-spy: the element by element walk was a third of a figure request's CPU).
+(cProfile: the element by element walk was a third of a figure request's CPU).
 
 `Encoded` holds a part of a figure's data that no setting changes (FIG 4's PE table, FIG 7's
 frame): its JSON text is written once, and `encode` splices it into each answer as it is.

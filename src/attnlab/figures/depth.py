@@ -85,7 +85,7 @@ def run_stack(cfg: BlockConfig, depth: int, seed: int) -> list[Array]:
 def _layers(residual: bool, norm: str, mlp: bool, seed: int) -> tuple[Any, ...]:
     """All MAX_DEPTH layers of one switch setting and seed: diversity, RMS, the cosine matrices
     (each written once) and their minima. A shallower stack is a prefix of these: its blocks
-    are the same first ones, run in the same order (py-spy: rerunning the stack and writing its
+    are the same first ones, run in the same order (cProfile: rerunning the stack and writing its
     matrices on every drag of the layer slider was most of a FIG 5 request)."""
     cfg = BlockConfig(residual=residual, norm=norm, mlp=mlp)  # type: ignore[arg-type]
     stream = run_stack(cfg, MAX_DEPTH, seed)

@@ -110,7 +110,7 @@ def _total(kind: MaskKind, cached: bool) -> int:
 
 
 # Parts of the answer that depend on the mask and the cache switch, on the seed, or on nothing:
-# counted and written once (py-spy: counting the cells of all nine passes was most of a request).
+# counted and written once (cProfile: counting the cells of all nine passes was most of a request).
 
 
 @lru_cache(maxsize=2 * len(MASK_KINDS))

@@ -165,7 +165,7 @@ def pe_table() -> np.ndarray:
 @lru_cache(maxsize=1)
 def _table() -> tuple[np.ndarray, Encoded]:
     """The PE table (read-only) and its JSON text: 2,048 numbers no setting changes, written
-    once (py-spy: writing them was most of a FIG 4 request)."""
+    once (cProfile: writing them was most of a FIG 4 request)."""
     table = pe_table()
     table.flags.writeable = False
     return table, Encoded(table)

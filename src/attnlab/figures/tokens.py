@@ -282,7 +282,7 @@ def compute(
     }
 
 
-# The parts of FIG 7's answer that depend on one setting or none, written once (py-spy: the
+# The parts of FIG 7's answer that depend on one setting or none, written once (cProfile: the
 # patch grid's mean colours, the frame and the curve were most of a request).
 
 

@@ -229,7 +229,7 @@ class KeptStacks:
     """The last few stacks built, kept for the next chunk of the same members (a worker's).
 
     Building a stack costs more than the 8 steps a paced chunk trains (its buffers are half a
-    megabyte, fresh pages each time: py-spy showed `stacked` as the worker's largest cost). A
+    megabyte, fresh pages each time: cProfile showed `stacked` as the worker's largest cost). A
     kept stack is reused only when it still holds exactly what its members hold: the same
     batch objects, each at the step it was written back at. Only training moves a member's
     state, and every step counts, so equal steps mean equal weights, Adam moments and losses
