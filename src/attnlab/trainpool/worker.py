@@ -70,7 +70,8 @@ def measure_steps_per_s(factory: TrainerFactory = real_trainer) -> tuple[float, 
 
     Steps per CPU second (this thread's clock), the best of a few short bursts: what a core
     can do, not how busy the machine happened to be while the server started (a busy spell
-    would state a capacity far below what it gets later).
+    would state a capacity far below what it gets later). The bursts last MEASURE_S of wall
+    time together, so a busy machine does not make the server's start slower.
     """
 
     def sessions(k: int) -> list[TrainingSession]:
@@ -88,11 +89,11 @@ def _best_rate(group: list[TrainingSession]) -> float:
     train_stacked(group, 5, kept)  # warm the caches
     best = 0.0
     for _ in range(MEASURE_BURSTS):
-        n, t0 = 0, time.thread_time()
-        while time.thread_time() - t0 < MEASURE_S / MEASURE_BURSTS:
+        n, wall, cpu = 0, time.perf_counter(), time.thread_time()
+        while time.perf_counter() - wall < MEASURE_S / MEASURE_BURSTS:  # bounded in wall time
             train_stacked(group, 10, kept)
             n += 10 * len(group)
-        best = max(best, n / (time.thread_time() - t0))
+        best = max(best, n / max(time.thread_time() - cpu, 1e-6))
     return best
 
 
