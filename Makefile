@@ -69,7 +69,7 @@ test: $(STAMP) browser nginx systemd lint $(E2E_ASSETS) $(WIDGET_TOOLS)
 # Speed is measured here, not in tests: each script prints ratios against a reference measured
 # in the same run (PyTorch eager for training, the 50 ms / 20 ms budgets for figures and the API).
 bench: $(STAMP)
-	$(BIN)/pip install -q torch==2.13.0
+	$(BIN)/pip install -q torch==2.13.0 py-spy==0.4.3
 	$(BIN)/python benchmarks/train_speed.py
 	$(BIN)/python benchmarks/figure_speed.py
 	$(BIN)/python benchmarks/web_latency.py

@@ -11,13 +11,38 @@ the server states its capacity while they drag (issue 19); printed beside it, th
 got the watch pace (at least PACE_SHARE of it) and the server's CPU per figure request against
 the cost the capacity counts on.
 
+Before the class, each kind of work runs alone for a few seconds so that its CPU is its own
+(issue 19, "cheaper units, measured"): readers dragging (warm answers: the median request),
+trainers at the watch pace, and one trainer alone. Printed: the server's CPU per figure request,
+the workers' CPU per training step (both models, evaluations and progress messages included),
+and the server's CPU to relay one progress message. These are CPU times from /proc, which other
+programs on the machine change much less than latencies; the load average is printed beside.
+
+Where the savings came from (each found with cProfile, or py-spy on the running server; run
+this script with PYTHONPATH pointing at an older src/ to measure the code before them):
+- the worker keeps its stacks between chunks (`seed_batch.KeptStacks`): building a stack of 8
+  (fresh half-megabyte buffers) cost more than the 8 steps of a paced chunk;
+- progress messages skip `plain()` (their parts are plain already: tested), and the worker
+  sends one pipe event a loop turn, which the server hands to its loop in one call;
+- chunks are sized and shares charged in CPU time; capacity is steps per CPU second;
+- `plain()` converts arrays with `tolist()` after one finiteness check (tested equal to the
+  element-by-element definition);
+- parts of a figure that no setting changes are written as JSON once and spliced into each
+  answer (`plain.Encoded`: FIG 4's PE table, FIG 7's frame, patch grids and curves, FIG 5's
+  layers, FIG 6's passes), and per-seed caches keep what a seed draws (FIG 2's models, FIG 3's
+  draws for every d_k);
+- warm answers are computed on the event loop (the hop to the thread pool cost more);
+- HTTP is parsed by httptools (C) instead of h11, with the 32 KiB head limit and the 10 s head
+  deadline kept (`web.server.BoundedHttpTools`).
+
 `--soak MINUTES`: 16 readers with fresh seeds and 4 trainings that start over at the step
 limit; RSS every 30 s, and its growth after the first minute (warm-up).
 
-The server is a uvicorn process on a free 127.0.0.1 port; every request stays on loopback and
+The server is `attnlab serve` on a free 127.0.0.1 port; every request stays on loopback and
 the run is bounded (count, time, and a timeout on every call).
 
-    .venv/bin/python benchmarks/classroom.py [--learners 40] [--seconds 40] [--soak MINUTES]
+    .venv/bin/python benchmarks/classroom.py [--learners 40] [--seconds 40] [--unit-seconds 8]
+        [--soak MINUTES]
 """
 
 from __future__ import annotations
@@ -295,6 +320,66 @@ def demand(n: int, seconds: float, tally: Tally, cpu: CpuUse, mid: dict[str, Any
     print(f"    figures + {client_cores:.2f} for the clients = {total:.2f} cores")
 
 
+@dataclass
+class UnitCosts:
+    """CPU per unit of work, each kind measured alone (`unit_costs`)."""
+
+    request_ms: float  # server CPU per figure request (readers dragging, warm answers)
+    step_us: float  # workers' CPU per training step, trainers at the watch pace
+    step_alone_us: float  # the same for one trainer alone
+    relay_us: float  # server CPU per progress message relayed
+    counts: str  # what was measured
+
+
+async def alone(base: str, pid: int, **crowd_args: Any) -> tuple[Tally, CpuUse]:
+    before = CpuUse.now(pid)
+    tally = await crowd(base, **crowd_args)
+    return tally, CpuUse.now(pid) - before
+
+
+async def unit_costs(base: str, pid: int, n: int, seconds: float) -> UnitCosts:
+    """Readers only (no new seeds: a drag), then trainers only, then one trainer alone. Each
+    figure is drawn once first: a drag moves a setting of a figure already on the page."""
+    async with httpx.AsyncClient(base_url=base) as client:
+        for fig in (await client.get("/api/figures", timeout=30)).json():
+            await client.post(f"/api/figures/{fig['name']}", json={}, timeout=60)
+    figures, cpu_f = await alone(base, pid, trainers=0, readers=n, seconds=seconds, fresh=0.0)
+    training, cpu_t = await alone(base, pid, trainers=n, readers=0, seconds=seconds, fresh=0.0)
+    one, cpu_1 = await alone(base, pid, trainers=1, readers=0, seconds=seconds, fresh=0.0)
+    requests, steps = len(figures.latencies_ms), sum(training.trainer_steps)
+    return UnitCosts(
+        request_ms=1e3 * cpu_f.server / max(1, requests),
+        step_us=1e6 * cpu_t.workers / max(1, steps),
+        step_alone_us=1e6 * cpu_1.workers / max(1, sum(one.trainer_steps)),
+        relay_us=1e6 * cpu_t.server / max(1, training.progress_messages),
+        counts=f"{requests} requests, {steps} steps, {training.progress_messages} messages",
+    )
+
+
+def report_units(units: UnitCosts, n: int) -> None:
+    print(f"\n  CPU per unit, each kind of work alone ({units.counts}; {n} at a time)")
+    print(f"    server, one figure request (a drag)   {units.request_ms:8.2f} ms   target ≤ 1.0")
+    print(f"    workers, one training step            {units.step_us:8.0f} µs   target ≤ 150")
+    print(f"    workers, one step of a trainer alone  {units.step_alone_us:8.0f} µs")
+    print(f"    server, relaying a progress message   {units.relay_us:8.0f} µs")
+
+
+def claims_measured(base: str, timeout_s: float = 300.0) -> None:
+    """Wait (bounded) until the claims runner, which measures the lesson's claims in a process
+    of its own at start-up, has finished: its CPU would count as the workers'."""
+    end = time.monotonic() + timeout_s
+    while time.monotonic() < end:
+        health = httpx.get(f"{base}/healthz", timeout=30).json()
+        if not health["claims"]["measuring"]:
+            return
+        time.sleep(1.0)
+    raise SystemExit("the claims runner was still measuring after 5 minutes")
+
+
+def load_average() -> str:
+    return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
 async def soak(base: str, pid: int, minutes: float) -> None:
     """16 readers with fresh seeds + 4 trainings for `minutes`; RSS every 30 s."""
     seconds = 60 * minutes
@@ -321,19 +406,30 @@ def main() -> None:
     parser.add_argument("--learners", type=int, default=40, help="trainers, and as many readers")
     parser.add_argument("--seconds", type=float, default=40.0)
     parser.add_argument("--soak", type=float, default=0.0, metavar="MINUTES")
+    parser.add_argument("--unit-seconds", type=float, default=8.0, help="each unit alone (0: skip)")
     args = parser.parse_args()
     if not (1 <= args.learners <= 200 and 1 <= args.seconds <= 600 and 0 <= args.soak <= 30):
         raise SystemExit("bounded: 1–200 learners, 1–600 s, a soak of at most 30 minutes")
+    if not 0 <= args.unit_seconds <= 60:
+        raise SystemExit("bounded: each unit alone for at most 60 s")
+    print(f"{load_average()} at the start ({os.cpu_count()} cores)", flush=True)
     with server(free_port()) as base:
         pid = server_pid()
         stated = httpx.get(f"{base}/api/training/capacity", timeout=30).json()
+        claims_measured(base)
         if args.soak:
             asyncio.run(soak(base, pid, args.soak))
             return
         n = args.learners
+        units = None
+        if args.unit_seconds:
+            units = asyncio.run(unit_costs(base, pid, min(n, 8), args.unit_seconds))
         tally, rss, cpu = asyncio.run(measured(base, pid, n, args.seconds))
         report(n, args.seconds, tally, rss, stated)
         demand(n, args.seconds, tally, cpu, tally.stated_mid)
+        if units is not None:
+            report_units(units, min(n, 8))
+    print(f"\n{load_average()} at the end: on a shared machine latencies and rates are low")
 
 
 async def measured(base: str, pid: int, n: int, seconds: float) -> tuple[Tally, float, CpuUse]:

@@ -128,13 +128,13 @@ def captured(monkeypatch) -> dict:
 
 def test_the_server_runs_with_the_apps_own_limits(captured) -> None:
     from attnlab.web import WebSettings
-    from attnlab.web.server import BoundedH11
+    from attnlab.web.server import BoundedHttpTools
 
     assert main(["serve", "--port", "0", "--no-browser"]) == 0
     config, limits = captured["config"], WebSettings()
     assert config.ws_max_size == limits.max_message_bytes == 16 * 1024  # one limit, in bytes
-    assert config.http is BoundedH11  # h11: its head-size limit applies (httptools has none)
-    assert config.h11_max_incomplete_event_size == limits.max_header_bytes
+    assert config.http is BoundedHttpTools  # httptools, with the head's size limit counted
+    assert config.max_header_bytes == limits.max_header_bytes
     assert (config.limit_concurrency, config.backlog) == (limits.max_connections, limits.backlog)
     assert config.timeout_keep_alive == limits.keep_alive_s
     assert config.header_timeout_s == limits.header_timeout_s

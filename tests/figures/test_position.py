@@ -8,12 +8,15 @@ import pytest
 from attnlab.figures import compute_figure, position
 from attnlab.nn.attention import attention
 from attnlab.params import ParamError
+from attnlab.plain import Encoded
 
 DEFAULTS = {"p": 20, "q": (1.0, 0.2), "k": (0.4, 0.9), "m": 3, "n": 7, "pe": "none"}
 
 
 def fig(**changes) -> dict:
-    return position.compute(**{**DEFAULTS, **changes})
+    """The figure's data, its parts written once (`Encoded`) read as the values they hold."""
+    data = position.compute(**{**DEFAULTS, **changes})
+    return {k: v.value if isinstance(v, Encoded) else v for k, v in data.items()}
 
 
 def test_similarity_peaks_at_p_and_shifts_with_it():

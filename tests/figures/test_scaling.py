@@ -151,3 +151,15 @@ def test_invalid_settings_name_the_setting(raw, name):
     with pytest.raises(ParamError) as err:
         compute_figure("scaling", raw)
     assert err.value.name == name
+
+
+def test_the_kept_draws_give_the_scores_drawn_afresh_to_the_bit():
+    for seed in (0, 7):
+        afresh = dict(scaling.scores_along(seed, [1, 2, 63, 64, 500, scaling.D_K_MAX]))
+        for d_k, scores in afresh.items():
+            np.testing.assert_array_equal(scaling.raw_scores(seed, d_k), scores)
+
+
+def test_the_curves_are_those_of_the_scores_drawn_afresh():
+    afresh = scaling.curves_from(scaling.scores_along(11, scaling.GRID_D_K))
+    assert scaling.curves(11) == {k: tuple(v) for k, v in afresh.items()}

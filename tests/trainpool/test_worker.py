@@ -29,10 +29,11 @@ def _messages(conn, sid: int, until) -> list[dict]:
     while True:
         assert conn.poll(10), f"no message; so far {out}"
         event = conn.recv()
-        if event[0] == "send" and event[1] == sid:
-            out.append({**json.loads(event[2]), "_ended": event[3]})
-            if until(out[-1]):
-                return out
+        for to, text, ended in event[1] if event[0] == "send" else []:
+            if to == sid:
+                out.append({**json.loads(text), "_ended": ended})
+                if until(out[-1]):
+                    return out
 
 
 def _messages_of(conn, sids, until) -> dict[int, list[dict]]:
@@ -41,8 +42,9 @@ def _messages_of(conn, sids, until) -> dict[int, list[dict]]:
     while not all(out[sid] and until(out[sid][-1]) for sid in sids):
         assert conn.poll(10), f"no message; so far {out}"
         event = conn.recv()
-        if event[0] == "send" and event[1] in out:
-            out[event[1]].append({**json.loads(event[2]), "_ended": event[3]})
+        for to, text, ended in event[1] if event[0] == "send" else []:
+            if to in out:
+                out[to].append({**json.loads(text), "_ended": ended})
     return out
 
 
@@ -90,9 +92,9 @@ def test_sessions_of_one_kind_train_stacked_and_each_gets_its_own_numbers(worker
     sizes: list[int] = []
     real = session_module.advance_together
 
-    def spy(trainers, n):
+    def spy(trainers, n, *kept):
         sizes.append(len(trainers))
-        return real(trainers, n)
+        return real(trainers, n, *kept)
 
     monkeypatch.setattr(session_module, "advance_together", spy)
     conn, _ = worker

@@ -80,6 +80,41 @@ def test_an_oversized_header_is_refused_before_it_is_read(port) -> None:
     conn.close()
 
 
+def test_a_head_within_the_limit_is_answered(port) -> None:
+    limit = WebSettings().max_header_bytes
+    head = b"GET /api/figures HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Pad: "
+    for extra, status in ((0, b"HTTP/1.1 200 OK"), (1, b"HTTP/1.1 400 Bad Request")):
+        conn = _connect(port)
+        pad = b"a" * (limit - len(head) - 4 + extra)
+        conn.sendall(head + pad + b"\r\n\r\n")  # exactly the limit, and one byte more
+        assert _first_line(conn) == status
+        conn.close()
+
+
+def test_a_body_arriving_with_its_head_does_not_count_as_head(port) -> None:
+    """A small head and a body near the body limit in one write: the head is what is limited."""
+    body = b'{"p": 21' + b" " * (WebSettings().max_body_bytes - 100) + b"}"
+    head = (
+        b"POST /api/figures/position HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n" % len(body)
+    )
+    assert len(head + body) > WebSettings().max_header_bytes
+    conn = _connect(port)
+    conn.sendall(head + body)
+    assert _first_line(conn) == b"HTTP/1.1 200 OK"
+    conn.close()
+
+
+def _first_line(conn: socket.socket) -> bytes:
+    got = b""
+    while b"\r\n" not in got:
+        chunk = conn.recv(65536)
+        if not chunk:
+            break
+        got += chunk
+    return got.split(b"\r\n", 1)[0]
+
+
 def test_half_sent_requests_are_closed_at_the_head_deadline(port) -> None:
     conns = [_connect(port) for _ in range(20)]
     start = time.monotonic()

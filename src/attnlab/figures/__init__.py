@@ -17,7 +17,7 @@ from typing import Any
 
 from attnlab.figures.registry import FIGURES, by_name
 from attnlab.params import ParamError, Source, validate
-from attnlab.plain import plain
+from attnlab.plain import encode, plain
 
 # name used by the CLI, the web API and the page -> module under attnlab.figures
 MODULES: dict[str, str] = {f.name: f.module for f in FIGURES}
@@ -27,6 +27,7 @@ __all__ = [
     "ParamError",
     "compute_figure",
     "describe_figure",
+    "figure_json",
     "figure_module",
     "figure_modules",
 ]
@@ -65,7 +66,18 @@ def compute_figure(
     types). The result always carries the checked `settings`, so a view can show what was
     computed.
     """
+    return plain(_answer(name, raw, source))
+
+
+def figure_json(name: str, raw: Mapping[str, Any] | None = None, source: Source = "text") -> bytes:
+    """`compute_figure`'s answer as the web route sends it: the bytes FastAPI's JSONResponse
+    writes for it (tests/figures/test_figure_json.py holds them equal), with the parts no
+    setting changes (`attnlab.plain.Encoded`) spliced in from their text written once."""
+    return encode(_answer(name, raw, source)).encode("utf-8")
+
+
+def _answer(name: str, raw: Mapping[str, Any] | None, source: Source) -> dict[str, Any]:
+    """The figure's data for validated settings, before it is made plain."""
     module = figure_module(name)
     settings = validate(module.PARAMS, raw or {}, source)
-    data = module.compute(**settings)
-    return plain({"figure": name, "settings": settings, **data})
+    return {"figure": name, "settings": settings, **module.compute(**settings)}

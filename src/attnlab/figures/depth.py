@@ -17,6 +17,7 @@ import numpy as np
 from attnlab.nn.block import NORMS, BlockConfig, BlockParams, block_forward, init_block
 from attnlab.nn.ops import Array
 from attnlab.params import Param
+from attnlab.plain import Encoded
 
 NAME = "depth"
 
@@ -80,28 +81,42 @@ def run_stack(cfg: BlockConfig, depth: int, seed: int) -> list[Array]:
     return stream
 
 
+@lru_cache(maxsize=64)
+def _layers(residual: bool, norm: str, mlp: bool, seed: int) -> tuple[Any, ...]:
+    """All MAX_DEPTH layers of one switch setting and seed: diversity, RMS, the cosine matrices
+    (each written once) and their minima. A shallower stack is a prefix of these: its blocks
+    are the same first ones, run in the same order (cProfile: rerunning the stack and writing its
+    matrices on every drag of the layer slider was most of a FIG 5 request)."""
+    cfg = BlockConfig(residual=residual, norm=norm, mlp=mlp)  # type: ignore[arg-type]
+    stream = run_stack(cfg, MAX_DEPTH, seed)
+    cosines = [cosine_matrix(x) for x in stream]
+    return (
+        tuple(token_diversity(x) for x in stream),
+        tuple(rms(x) for x in stream),
+        tuple(Encoded(c) for c in cosines),
+        tuple(float(c.min()) for c in cosines),
+    )
+
+
 def compute(
     *, residual: bool, norm: str, mlp: bool, depth: int, layer: int, seed: int
 ) -> dict[str, Any]:
     """Per-layer diversity, RMS and cosine similarities; `layer` beyond `depth` shows the last."""
     cfg = BlockConfig(residual=residual, norm=norm, mlp=mlp)  # type: ignore[arg-type]
-    stream = run_stack(cfg, depth, seed)
+    diversity, rms_by_layer, cosine_all, min_cosine = _layers(residual, norm, mlp, seed)
     shown = min(layer, depth)
-    diversity = [token_diversity(x) for x in stream]
-    rms_by_layer = [rms(x) for x in stream]
-    cosine_all = [cosine_matrix(x) for x in stream]
     return {
         "n_tokens": N_TOKENS,
         "d": D,
         "n_heads": N_HEADS,
         "parts": cfg.parts(),
         "layers": list(range(depth + 1)),
-        "diversity": diversity,
-        "rms": rms_by_layer,
+        "diversity": list(diversity[: depth + 1]),
+        "rms": list(rms_by_layer[: depth + 1]),
         "layer_shown": shown,
         "diversity_at_layer": diversity[shown],
         "rms_at_layer": rms_by_layer[shown],
         "cosine": cosine_all[shown],
-        "min_cosine_at_layer": float(cosine_all[shown].min()),
-        "cosine_all": cosine_all,
+        "min_cosine_at_layer": min_cosine[shown],
+        "cosine_all": list(cosine_all[: depth + 1]),
     }

@@ -20,6 +20,7 @@ from attnlab.nn.cost import MASK_KINDS, MaskKind, generation_dot_products, total
 from attnlab.nn.kv_cache import CELL_STATES, cell_states, full_forward, generate, generation_mask
 from attnlab.nn.kv_cache import kv_cache_counts as _counts
 from attnlab.params import Param
+from attnlab.plain import Encoded
 
 NAME = "kv-cache"
 
@@ -108,13 +109,34 @@ def _total(kind: MaskKind, cached: bool) -> int:
     return int(total(parts))
 
 
+# Parts of the answer that depend on the mask and the cache switch, on the seed, or on nothing:
+# counted and written once (cProfile: counting the cells of all nine passes was most of a request).
+
+
+@lru_cache(maxsize=2 * len(MASK_KINDS))
+def _kept_passes(kind: MaskKind, cached: bool) -> tuple[list[dict[str, Any]], Encoded]:
+    passes = _passes(kind, cached)
+    return passes, Encoded(passes)
+
+
+@lru_cache(maxsize=1)
+def _totals() -> Encoded:
+    return Encoded(
+        {k: {"cached": _total(k, True), "uncached": _total(k, False)} for k in MASK_KINDS}
+    )
+
+
+@lru_cache(maxsize=16)
+def _model_text(seed: int) -> Encoded:
+    return Encoded(model_check(seed))
+
+
 def compute(*, mask: str, cache: bool, step: int, seed: int) -> dict[str, Any]:
     """Cell states at pass `step`, dot-product counts, totals for every mask × cache, and the
     small model's cached-against-recomputed differences."""
     kind: MaskKind = mask  # type: ignore[assignment]
     states = cell_states(kind, cached=cache, step=step, n_prefix=N_PREFIX, n_new=N_NEW)
-    passes = _passes(kind, cache)
-    totals = {k: {"cached": _total(k, True), "uncached": _total(k, False)} for k in MASK_KINDS}
+    passes, passes_text = _kept_passes(kind, cache)
     model = model_check(seed)
     return {
         "tokens": list(TOKENS),
@@ -125,12 +147,12 @@ def compute(*, mask: str, cache: bool, step: int, seed: int) -> dict[str, Any]:
         "mask_matrix": generation_mask(kind, N_PREFIX + N_NEW, N_PREFIX),
         "cells": states.tolist(),
         "rows_computed": np.flatnonzero((states == "computed").any(axis=1)),
-        "passes": passes,
+        "passes": passes_text,
         "count_now": passes[step]["computed"],
         "count_so_far": passes[step]["cumulative"],
         "count_total": passes[-1]["cumulative"],
         "stale_now": passes[step]["stale"],
-        "totals": totals,
-        "model": model,
+        "totals": _totals(),
+        "model": _model_text(seed),
         "cache_exact": model["exact"][kind],
     }

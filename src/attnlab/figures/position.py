@@ -29,6 +29,7 @@ import numpy as np
 from attnlab.nn.attention import attention
 from attnlab.nn.positional import rope_rotate, sinusoidal_encoding, sinusoidal_frequencies
 from attnlab.params import Param
+from attnlab.plain import Encoded
 from attnlab.tabletop.scenes import TABLE_CM
 
 NAME = "position"
@@ -161,16 +162,31 @@ def pe_table() -> np.ndarray:
     return sinusoidal_encoding(N_POSITIONS, D_PE)
 
 
+@lru_cache(maxsize=1)
+def _table() -> tuple[np.ndarray, Encoded]:
+    """The PE table (read-only) and its JSON text: 2,048 numbers no setting changes, written
+    once (cProfile: writing them was most of a FIG 4 request)."""
+    table = pe_table()
+    table.flags.writeable = False
+    return table, Encoded(table)
+
+
+@lru_cache(maxsize=len(PE_CHOICES))
+def _reversal(pe: str) -> dict[str, Encoded]:
+    """`reversal(pe)` at the default layer, written once per encoding."""
+    return {key: Encoded(value) for key, value in reversal(pe).items()}
+
+
 def compute(
     *, p: int, q: Sequence[float], k: Sequence[float], m: int, n: int, pe: str
 ) -> dict[str, Any]:
     """FIG 4's data: PE table (positions × dims), similarity row, RoPE pair, trajectory."""
-    table = pe_table()  # (64, 32)
+    table, table_text = _table()  # (64, 32)
     return {
         "d_pe": D_PE,
         "d_model": D_MODEL,
-        "pe_table": table,  # pe_table[p][j]: position p, dimension j
+        "pe_table": table_text,  # pe_table[p][j]: position p, dimension j
         "similarity": table @ table[p] / (D_PE / 2),  # (64,)
         **rope_pair(q, k, m, n),
-        **reversal(pe),
+        **_reversal(pe),
     }

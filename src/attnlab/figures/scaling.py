@@ -49,6 +49,7 @@ PARAMS: tuple[Param, ...] = (
 
 
 CACHED_SEEDS = 64  # seeds whose curves are kept (88 floats each): the LRU bound of `curves`
+CACHED_DRAWS = 8  # seeds whose draws are kept (1.6 MB each): the LRU bound of `_draws`
 
 
 def _generators(seed: int) -> tuple[np.random.Generator, np.random.Generator]:
@@ -75,8 +76,27 @@ def scores_along(seed: int, stops: Iterable[int]) -> Iterator[tuple[int, np.ndar
 
 
 def raw_scores(seed: int, d_k: int) -> np.ndarray:
-    """Unscaled scores of the figure's draws for `seed`, shape (200, 16)."""
-    return next(scores_along(seed, [d_k]))[1]
+    """Unscaled scores of the figure's draws for `seed`, shape (200, 16): `scores_along`'s at
+    d_k, from the seed's draws made once for every d_k (dragging d_k draws nothing new)."""
+    if not 1 <= d_k <= D_K_MAX:
+        raise ValueError(f"d_k must lie in [1, {D_K_MAX}], got {d_k}")
+    norms, z = _draws(seed)
+    return norms[d_k - 1][:, None] * z
+
+
+@lru_cache(maxsize=CACHED_DRAWS)
+def _draws(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """‖q_{:d_k}‖ for every d_k up to D_K_MAX, (D_K_MAX, 200), and z (200, 16); read-only.
+
+    The same numbers as `scores_along` makes for any stop: the draw is sequential and the sum a
+    running one, so the rows up to d_k do not depend on how many more were drawn.
+    """
+    rng_q, rng_z = _generators(seed)
+    q = rng_q.standard_normal((D_K_MAX, N_DRAWS))
+    z = rng_z.standard_normal((N_DRAWS, N_KEYS))
+    norms = np.sqrt(np.cumsum(np.square(q, out=q), axis=0, out=q), out=q)
+    norms.flags.writeable = z.flags.writeable = False
+    return norms, z
 
 
 def saturation(scores: np.ndarray) -> tuple[float, float]:
@@ -106,8 +126,10 @@ def curves_from(
 
 @lru_cache(maxsize=CACHED_SEEDS)
 def curves(seed: int) -> dict[str, tuple[float, ...]]:
-    """The figure's curves over GRID_D_K for `seed` (they depend on nothing else)."""
-    return {k: tuple(v) for k, v in curves_from(scores_along(seed, GRID_D_K)).items()}
+    """The figure's curves over GRID_D_K for `seed` (they depend on nothing else), from the
+    seed's kept draws (`scores_along`'s numbers: tests/figures/test_scaling.py)."""
+    scores = ((d_k, raw_scores(seed, d_k)) for d_k in GRID_D_K)
+    return {k: tuple(v) for k, v in curves_from(scores).items()}
 
 
 def histogram(scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -40,6 +40,7 @@ from attnlab.nn.cost import (
 )
 from attnlab.nn.ops import Array
 from attnlab.params import Param
+from attnlab.plain import Encoded
 
 NAME = "tokens"
 
@@ -254,8 +255,6 @@ def compute(
     n = total(tokens)
     per_layer = layer_flops(n, size.d)
     linear = per_layer["projections"] + per_layer["mlp"]
-    curve = [layer_flops(int(m), size.d) for m in CURVE_N]
-    img, url = camera_image()
     kv_info = _kv(n, size, kv, kv_heads)
     return {
         "tokens": tokens | {"total": n},
@@ -276,12 +275,35 @@ def compute(
         "kv": kv_info,
         "latent": _latent(n, latents, size),
         "bytes_per_number": BYTES_FP16,
-        "curve": {
+        "curve": _curve(size.d),
+        "point": {"n": n, "linear": float(linear), "attention": float(per_layer["attention"])},
+        "image": _image(),
+        "patches": _patches(patch),
+    }
+
+
+# The parts of FIG 7's answer that depend on one setting or none, written once (cProfile: the
+# patch grid's mean colours, the frame and the curve were most of a request).
+
+
+@lru_cache(maxsize=len(MODEL_PRESETS))
+def _curve(d: int) -> Encoded:
+    """One layer's FLOPs (linear parts, attention) along CURVE_N, for width d."""
+    curve = [layer_flops(int(m), d) for m in CURVE_N]
+    return Encoded(
+        {
             "n": CURVE_N,
             "linear": [float(c["projections"] + c["mlp"]) for c in curve],
             "attention": [float(c["attention"]) for c in curve],
-        },
-        "point": {"n": n, "linear": float(linear), "attention": float(per_layer["attention"])},
-        "image": {"size": IMAGE_SIZE, "png": url},
-        "patches": patch_grid(img, patch),
-    }
+        }
+    )
+
+
+@lru_cache(maxsize=1)
+def _image() -> Encoded:
+    return Encoded({"size": IMAGE_SIZE, "png": camera_image()[1]})
+
+
+@lru_cache(maxsize=len(PATCHES))
+def _patches(patch: int) -> Encoded:
+    return Encoded(patch_grid(camera_image()[0], patch))

@@ -9,6 +9,7 @@ colour names, and both untrained models' answers on the display scene.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -66,6 +67,12 @@ CONSTANTS = {"table_cm": TABLE_CM, "colours": COLOURS, "slot_colours": SLOT_COLO
 
 def display_scene(seed: int, n_objects: int, task: str) -> dict[str, Any]:
     """A reproducible scene with n_objects blocks: positions in cm, colours, target, second."""
+    return dict(_display_scene(seed, n_objects, task))
+
+
+@lru_cache(maxsize=64)
+def _display_scene(seed: int, n_objects: int, task: str) -> dict[str, Any]:
+    """`display_scene`, drawn once per seed, size and task (callers get a copy of the dict)."""
     rng = np.random.default_rng([seed, n_objects])
     sc = sample_scenes(rng, 1, task=task, objects=(n_objects, n_objects))
     x = sc.x[0]  # (n, 8)
@@ -121,9 +128,15 @@ class Untrained:
         return self
 
 
+@lru_cache(maxsize=32)
+def _untrained(task: str, heads: int, seed: int) -> Untrained:
+    """Both models of a seed as initialised, made once per seed (read, never changed)."""
+    return Untrained(TrainConfig(task=task, heads=heads, seed=seed))
+
+
 def compute(*, task: str, heads: int, seed: int, n_objects: int) -> dict[str, Any]:
     """The static parts, with the models as initialised (the page trains them live)."""
-    return figure_data(Untrained(TrainConfig(task=task, heads=heads, seed=seed)), n_objects)
+    return figure_data(_untrained(task, heads, seed), n_objects)
 
 
 def after_training(

@@ -126,21 +126,35 @@ class SeedBatch:
         takes the path it would take alone (see the seed axis above); `unstack` writes the rows
         back. The stack only trains: evaluation and history stay with the members.
         """
+        cls.check_stackable(members)
+        first = members[0]
+        out = cls.__new__(cls)
+        out.task, out.heads, out.seeds = first.task, first.heads, [m.seeds[0] for m in members]
+        out.attn, out.mlp, out.step = first.attn, first.mlp, 0
+        out.theta = np.zeros((len(members), out.attn.n_params + out.mlp.n_params))
+        out._build(StackedStream([m._scenes for m in members]))
+        out.restack(members)
+        return out
+
+    @staticmethod
+    def check_stackable(members: Sequence[SeedBatch]) -> None:
+        """ValueError unless `members` are one-seed batches of one task and head count."""
         first = members[0]
         if any(
             m.theta.shape[0] != 1 or (m.task, m.heads) != (first.task, first.heads) for m in members
         ):
             raise ValueError("a stack is made of one-seed batches of one task and head count")
-        out = cls.__new__(cls)
-        out.task, out.heads, out.seeds = first.task, first.heads, [m.seeds[0] for m in members]
-        out.attn, out.mlp, out.step = first.attn, first.mlp, 0
-        out.theta = np.concatenate([m.theta for m in members])
-        out._build(StackedStream([m._scenes for m in members]))
-        out._adam.m["theta"][:] = np.concatenate([m._adam.m["theta"] for m in members])
-        out._adam.v["theta"][:] = np.concatenate([m._adam.v["theta"] for m in members])
-        out._adam.t = np.array([m._adam.t for m in members])
-        out._loss_sum[:] = np.concatenate([m._loss_sum for m in members])
-        return out
+
+    def restack(self, members: Sequence[SeedBatch]) -> None:
+        """Fill this stack with the rows of `members` (as many as it has rows, of its task and
+        head count), as `stacked` does, in the buffers it already has."""
+        self.seeds = [m.seeds[0] for m in members]
+        self._scenes = StackedStream([m._scenes for m in members])
+        np.concatenate([m.theta for m in members], out=self.theta)
+        np.concatenate([m._adam.m["theta"] for m in members], out=self._adam.m["theta"])
+        np.concatenate([m._adam.v["theta"] for m in members], out=self._adam.v["theta"])
+        self._adam.t = np.array([m._adam.t for m in members])
+        np.concatenate([m._loss_sum for m in members], out=self._loss_sum)
 
     def unstack(self, members: Sequence[SeedBatch], rows: Sequence[int] | None = None) -> None:
         """Write the stack's rows (all, or those listed) back into its members."""
@@ -211,18 +225,62 @@ class SeedBatch:
         return out
 
 
-def train_together(members: Sequence[SeedBatch], n: int) -> list[int]:
+class KeptStacks:
+    """The last few stacks built, kept for the next chunk of the same members (a worker's).
+
+    Building a stack costs more than the 8 steps a paced chunk trains (its buffers are half a
+    megabyte, fresh pages each time: cProfile showed `stacked` as the worker's largest cost). A
+    kept stack is reused only when it still holds exactly what its members hold: the same
+    batch objects, each at the step it was written back at. Only training moves a member's
+    state, and every step counts, so equal steps mean equal weights, Adam moments and losses
+    (a reset or a new config makes a new batch object). At most `size` are kept.
+    """
+
+    def __init__(self, size: int = 4) -> None:
+        self.size = size
+        self._kept: dict[tuple[int, ...], tuple[SeedBatch, list[SeedBatch], list[int]]] = {}
+
+    def stack(self, members: Sequence[SeedBatch]) -> SeedBatch:
+        """A stack of `members`: the kept one if it is still theirs; else a kept stack of their
+        kind and size, refilled; else a new one."""
+        kept = self._kept.pop(tuple(map(id, members)), None)
+        if kept is not None:
+            stack, held, steps = kept
+            same = all(a is b for a, b in zip(held, members, strict=True))
+            if same and steps == [m.step for m in members]:
+                return stack
+            self._kept[tuple(map(id, held))] = kept  # stale, but its buffers can be refilled
+        kind = (members[0].task, members[0].heads, len(members))
+        for key, (stack, _, _) in self._kept.items():
+            if (stack.task, stack.heads, len(stack.seeds)) == kind:
+                del self._kept[key]
+                SeedBatch.check_stackable(members)
+                stack.restack(members)
+                return stack
+        return SeedBatch.stacked(members)
+
+    def keep(self, stack: SeedBatch, members: Sequence[SeedBatch]) -> None:
+        """`stack` was just written back into `members`: keep it (dropping the oldest)."""
+        self._kept[tuple(map(id, members))] = (stack, list(members), [m.step for m in members])
+        while len(self._kept) > self.size:
+            del self._kept[next(iter(self._kept))]
+
+
+def train_together(
+    members: Sequence[SeedBatch], n: int, kept: KeptStacks | None = None
+) -> list[int]:
     """n steps for each one-seed batch, stacked into one batch; history rows added per member.
 
     Readers training the same task and head count at once share the stacked NumPy calls: on
     FIG 2's small models a step costs its calls more than its arithmetic. Members may stand at
     different steps: the stack stops wherever a member reaches a multiple of 25, writes that
     member back and evaluates it, so every member records at its own steps as it would alone.
+    `kept`: where the stack is kept for the members' next chunk (see `KeptStacks`).
     """
     if len(members) == 1:
         return [members[0].advance(n)]
     before = [len(m.eval_steps) for m in members]
-    stack = SeedBatch.stacked(members)
+    stack = kept.stack(members) if kept is not None else SeedBatch.stacked(members)
     left = n
     with np.errstate(under="ignore"):  # as in `advance`
         while left:
@@ -236,4 +294,6 @@ def train_together(members: Sequence[SeedBatch], n: int) -> list[int]:
                     stack._loss_sum[i] = 0.0  # the member's evaluation reset its own
                 m._after_stacked_steps(k)
     stack.unstack(members)
+    if kept is not None:
+        kept.keep(stack, members)
     return [len(m.eval_steps) - b for m, b in zip(members, before, strict=True)]

@@ -24,7 +24,13 @@ from attnlab.tabletop.colour_match import colour_match, peak_shares, scores_unde
 from attnlab.tabletop.model import attend
 from attnlab.tabletop.scenes import HALF_CM, MAX_SLOTS, N_COLOURS, TABLE_CM, TASKS
 from attnlab.tabletop.scenes import scene_from_objects as _scene
-from attnlab.tabletop.seed_batch import ERROR_KEYS, EVAL_EVERY, SeedBatch, train_together
+from attnlab.tabletop.seed_batch import (
+    ERROR_KEYS,
+    EVAL_EVERY,
+    KeptStacks,
+    SeedBatch,
+    train_together,
+)
 
 # Seed 9 sits at the median of a 100-seed sweep on both tasks (fetch: below 2 cm at 225 steps;
 # vector, 2 heads: below 3 cm at 375), and its MLP at that step (23.5 cm) at the MLP's median;
@@ -179,15 +185,18 @@ class Trainer:
         }
 
 
-def advance_together(trainers: Sequence[Trainer], n: int) -> list[list[dict[str, Any]]]:
+def advance_together(
+    trainers: Sequence[Trainer], n: int, kept: KeptStacks | None = None
+) -> list[list[dict[str, Any]]]:
     """n more steps for each trainer (one task and head count), stacked into one batch.
 
     Each trainer's records are exactly those `advance(n)` would give it alone
-    (`seed_batch.train_together`); only the NumPy calls are shared.
+    (`seed_batch.train_together`); only the NumPy calls are shared. `kept`: stacks kept
+    between chunks (`seed_batch.KeptStacks`).
     """
     if not 0 <= n <= MAX_STEPS:
         raise ParamError("steps", f"expected an integer in [0, {MAX_STEPS}], got {n!r}")
-    added = train_together([t.seed_batch for t in trainers], n)
+    added = train_together([t.seed_batch for t in trainers], n, kept)
     return [t._recorded(k) for t, k in zip(trainers, added, strict=True)]
 
 

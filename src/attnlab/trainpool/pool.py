@@ -215,10 +215,7 @@ class TrainPool:
                 if event[0] == "stats":
                     self._replies.pop(event[1]).set_result(event[2])
                     continue
-                _, sid, text, ended = event
-                target = self._sinks.get(sid)
-                if target is not None:
-                    self._post(target[0], sid, target[1], text, ended)
+                self._relay(event[1])
         except (EOFError, OSError):
             if not self._stopping:  # else `stop` closed it: nothing went wrong
                 # Its pipe closed as it died (or as it ends): make sure it has, to say how.
@@ -226,6 +223,21 @@ class TrainPool:
                 log.error("a training worker stopped (%s): starting another",
                           ended_by(worker.process.exitcode))  # fmt: skip
                 self._replace(worker)
+
+    def _relay(self, said: list[tuple[int, str, bool]]) -> None:
+        """A turn's messages, handed to their sessions' loops: one call a loop, not a message."""
+        by_loop: dict[asyncio.AbstractEventLoop, list[tuple[int, Sink, str, bool]]] = {}
+        for sid, text, ended in said:
+            target = self._sinks.get(sid)
+            if target is not None:
+                by_loop.setdefault(target[0], []).append((sid, target[1], text, ended))
+        for loop, messages in by_loop.items():
+            with contextlib.suppress(RuntimeError):  # "Event loop is closed": its app has gone
+                loop.call_soon_threadsafe(self._deliver_all, messages)
+
+    def _deliver_all(self, messages: list[tuple[int, Sink, str, bool]]) -> None:
+        for sid, sink, text, ended in messages:
+            self._deliver(sid, sink, text, ended)
 
     def _replace(self, dead: _Worker) -> None:
         """A worker died: a new one takes its place, and its sessions start again on it.

@@ -10,8 +10,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from attnlab.plain import plain
 from attnlab.tabletop import TrainConfig, Trainer
+from attnlab.tabletop.seed_batch import KeptStacks
 from attnlab.tabletop.trainer import advance_together
 from attnlab.trainpool.scene import DEFAULT_SCENE, Scene
 
@@ -39,7 +39,9 @@ class TrainingSession:
         self.scene: Scene = DEFAULT_SCENE
         self.config = config
         self.trainer = factory(config)
-        self.seconds_per_step = 1e-3  # a first guess; each `train` refines it
+        # CPU seconds a step takes (a first guess; each `train` refines it): CPU, not wall
+        # time, so a machine busy with other programs does not shrink the chunks
+        self.seconds_per_step = 1e-3
 
     @property
     def step(self) -> int:
@@ -59,9 +61,9 @@ class TrainingSession:
         n = max(0, min(n, self.max_steps - self.step))
         if n == 0:
             return []
-        t0 = time.perf_counter()
+        t0 = time.thread_time()
         records = self.trainer.advance(n)
-        self._timed(time.perf_counter() - t0, n)
+        self._timed(time.thread_time() - t0, n)
         return records
 
     def _timed(self, seconds: float, n: int) -> None:
@@ -74,7 +76,13 @@ class TrainingSession:
 
     def progress(self, records: list[dict[str, Any]]) -> dict[str, Any]:
         """A progress message: these records, the model's answer on the display scene and its
-        colour-match table."""
+        colour-match table.
+
+        Every part is plain already (the records, `predict` and `colour_match` are made of
+        `tolist()` and float()), so `plain()` is not run over it: it was a quarter of a message's
+        cost and changed nothing (tests/trainpool/test_session.py). A NaN is still refused, by
+        the worker's `json.dumps(allow_nan=False)`.
+        """
         s = self.scene
         prediction = self.trainer.predict(
             [list(p) for p in s.positions], list(s.colours), s.target, s.second
@@ -82,9 +90,9 @@ class TrainingSession:
         return {
             "type": "progress",
             "step": self.step,
-            "records": plain(records),
-            "prediction": plain(prediction),
-            "colour_match": plain(self.trainer.colour_match(s.target, s.second)),
+            "records": records,
+            "prediction": prediction,
+            "colour_match": self.trainer.colour_match(s.target, s.second),
             "scene": s.to_dict(),
         }
 
@@ -103,8 +111,11 @@ class TrainingSession:
         }
 
 
-def train_stacked(sessions: list[TrainingSession], n: int) -> list[list[dict[str, Any]]]:
-    """n steps for each session (same `stack_key`, each at least n from its limit), stacked.
+def train_stacked(
+    sessions: list[TrainingSession], n: int, kept: KeptStacks | None = None
+) -> list[list[dict[str, Any]]]:
+    """n steps for each session (same `stack_key`, each at least n from its limit), stacked
+    (in a stack `kept` from their last chunk together, when it still fits).
 
     Each session's `seconds_per_step` learns its share of the stacked chunk's time.
     """
@@ -112,8 +123,8 @@ def train_stacked(sessions: list[TrainingSession], n: int) -> list[list[dict[str
         return [sessions[0].train(n)]
     if n <= 0:
         return [[] for _ in sessions]
-    t0 = time.perf_counter()
-    records = advance_together([s.trainer for s in sessions], n)
+    t0 = time.thread_time()
+    records = advance_together([s.trainer for s in sessions], n, kept)
     for s in sessions:
-        s._timed((time.perf_counter() - t0) / len(sessions), n)
+        s._timed((time.thread_time() - t0) / len(sessions), n)
     return records

@@ -15,8 +15,8 @@ Commands: ("open", sid, TrainConfig, max_steps, max_step_n), ("config", sid, Tra
 ("reset", sid), ("scene", sid, Scene), ("run", sid, steps, pace) (steps None: to the limit),
 ("pause", sid), ("close", sid),
 ("stats", token), ("stop",).  Events: ("ready", steps_per_s alone, stacked),
-("send", sid, text, ended), where `ended` is True on the message that ends a run, and
-("stats", token, counts).
+("send", [(sid, text, ended), …]): the messages of one turn of the loop, where `ended` is True
+on the message that ends a run, and ("stats", token, counts).
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ import numpy as np
 
 from attnlab.processes import as_child
 from attnlab.tabletop import TrainConfig
+from attnlab.tabletop.seed_batch import KeptStacks
 from attnlab.trainpool.scheduler import FairShare
 from attnlab.trainpool.session import (
     TrainerFactory,
@@ -67,9 +68,10 @@ def measure_steps_per_s(factory: TrainerFactory = real_trainer) -> tuple[float, 
     """Steps per second per session on this machine: one trainer alone, and each of
     STACK_MEASURED trainers of one setting stacked (as a class that follows the lesson trains).
 
-    The best of a few short bursts, not the mean: what the machine can do, not how busy it
-    happened to be while the server started (a busy spell would state a capacity far below what
-    it gets later).
+    Steps per CPU second (this thread's clock), the best of a few short bursts: what a core
+    can do, not how busy the machine happened to be while the server started (a busy spell
+    would state a capacity far below what it gets later). The bursts last MEASURE_S of wall
+    time together, so a busy machine does not make the server's start slower.
     """
 
     def sessions(k: int) -> list[TrainingSession]:
@@ -83,14 +85,15 @@ def measure_steps_per_s(factory: TrainerFactory = real_trainer) -> tuple[float, 
 
 
 def _best_rate(group: list[TrainingSession]) -> float:
-    train_stacked(group, 5)  # warm the caches
+    kept = KeptStacks()  # as the worker trains a class: its stacks kept from chunk to chunk
+    train_stacked(group, 5, kept)  # warm the caches
     best = 0.0
     for _ in range(MEASURE_BURSTS):
-        n, t0 = 0, time.perf_counter()
-        while time.perf_counter() - t0 < MEASURE_S / MEASURE_BURSTS:
-            train_stacked(group, 10)
+        n, wall, cpu = 0, time.perf_counter(), time.thread_time()
+        while time.perf_counter() - wall < MEASURE_S / MEASURE_BURSTS:  # bounded in wall time
+            train_stacked(group, 10, kept)
             n += 10 * len(group)
-        best = max(best, n / (time.perf_counter() - t0))
+        best = max(best, n / max(time.thread_time() - cpu, 1e-6))
     return best
 
 
@@ -101,9 +104,12 @@ class Worker:
         self.conn, self.frame_s, self.factory = conn, frame_s, factory
         self.runs: dict[int, Run] = {}
         self.share = FairShare()
+        self.kept = KeptStacks()  # a paced class trains the same stacks frame after frame
+        self.said: list[tuple[int, str, bool]] = []  # messages of this turn, sent by `_flush`
 
     def serve(self) -> None:
         while True:
+            self._flush()
             now = time.monotonic()
             running = [sid for sid, r in self.runs.items() if r.goal is not None]
             due = [sid for sid in running if self.runs[sid].due <= now]
@@ -114,15 +120,25 @@ class Worker:
                 continue
             sid = self.share.pick(due)
             if sid is not None:
-                group = self._stack_with(sid, due)
-                t0 = time.perf_counter()
-                try:
-                    self._chunk(group)
-                except Exception:
-                    for member in group:
-                        self._failed(member)
-                for member in group:  # a stacked chunk's time is shared out evenly
-                    self.share.charge(member, (time.perf_counter() - t0) / len(group))
+                self._train(self._stack_with(sid, due))
+
+    def _train(self, group: list[int]) -> None:
+        """One chunk for `group`; each member is charged its share of the chunk's CPU time."""
+        t0 = time.thread_time()
+        try:
+            self._chunk(group)
+        except Exception:
+            for member in group:
+                self._failed(member)
+        for member in group:  # a stacked chunk's time is shared out evenly
+            self.share.charge(member, (time.thread_time() - t0) / len(group))
+
+    def _flush(self) -> None:
+        """What this turn of the loop said, in one pipe event: one write, one wake-up of the
+        server's reader (a message each cost the server more than relaying it)."""
+        if self.said:
+            self.conn.send(("send", self.said))
+            self.said = []
 
     def _stack_with(self, sid: int, due: list[int]) -> list[int]:
         """`sid` and up to STACK_MAX − 1 other due sessions it can train stacked with."""
@@ -131,7 +147,7 @@ class Worker:
             return [sid]
         mates = [s for s in due if s != sid and self.runs[s].session.stack_key == key]
         mates.sort(key=lambda s: (self.share.charged(s), s))  # the least charged first
-        return [sid, *mates[: STACK_MAX - 1]]
+        return sorted([sid, *mates[: STACK_MAX - 1]])  # in one order: the stack may be kept
 
     def _read_commands(self) -> bool:
         while self.conn.poll(0):
@@ -232,9 +248,10 @@ class Worker:
         runs, now = [self.runs[sid] for sid in group], time.monotonic()
         n = min(self._steps_left(r) for r in runs)
         budget = CHUNK_S * (STACK_CHUNK if len(runs) > 1 else 1)
-        n = min(n, max(1, int(budget / sum(r.session.seconds_per_step for r in runs))))
+        cpu = max(1e-9, sum(r.session.seconds_per_step for r in runs))
+        n = min(n, max(1, int(budget / cpu)))
         with np.errstate(all="ignore"):
-            trained = train_stacked([r.session for r in runs], n)
+            trained = train_stacked([r.session for r in runs], n, self.kept)
         for sid, run, records in zip(group, runs, trained, strict=True):
             run.records.extend(records)
             self._after_chunk(sid, run, n, now)
@@ -261,7 +278,7 @@ class Worker:
 
     def _send(self, sid: int, message: dict[str, Any], *, ended: bool = False) -> None:
         text = json.dumps(message, allow_nan=False, separators=(",", ":"))
-        self.conn.send(("send", sid, text, ended))
+        self.said.append((sid, text, ended))
 
 
 def worker_main(conn: Connection, frame_s: float, factory: Any) -> None:
