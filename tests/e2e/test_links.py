@@ -16,6 +16,7 @@ import pytest
 from attnlab import lesson
 from attnlab.figures import figure_module
 from attnlab.tabletop import TrainConfig, Trainer
+from attnlab.web import WebSettings
 
 pytestmark = pytest.mark.e2e
 
@@ -111,6 +112,44 @@ def test_the_notice_speaks_chinese_and_closes_on_escape(open_lesson) -> None:
     assert "is not allowed" in _notice_items(page)[0]
     page.keyboard.press("Escape")
     assert page.locator(NOTICE).is_hidden()
+
+
+@pytest.mark.parametrize(
+    ("hash_", "named", "lang"),
+    [("#%%%%", "%%%%", "en"), ("#%E4%B8", "%E4%B8", "zh"), ("#nowhere", "nowhere", "en")],
+)
+def test_a_link_the_page_cannot_read_at_all_says_what_it_ignored(
+    browser, server, recorder, hash_: str, named: str, lang: str
+) -> None:
+    context = browser.new_context(locale="zh-CN" if lang == "zh" else "en-US")
+    try:
+        page = context.new_page()
+        recorder.attach(page)
+        page.goto(f"{server}/{hash_}")
+        page.wait_for_selector("html.is-ready")
+        _whole_lesson_is_there(page, recorder)
+        page.wait_for_selector(f"{NOTICE} li")
+        [item] = _notice_items(page)
+        assert named in item and bool(CJK.search(item)) == (lang == "zh")
+    finally:
+        context.close()
+
+
+def test_a_long_list_of_problems_opens_in_full_with_the_step_beyond_the_limit(
+    open_lesson, recorder
+) -> None:
+    page = open_lesson(
+        "#lookup.q=9,9&lookup.nope=1&scaling.t=99&depth.depth=99&foo=1&bar.x=2&training.step=999999"
+    )
+    page.wait_for_function(f"document.querySelectorAll('{NOTICE} li').length === 6")
+    more = f"{NOTICE} .link-notice-more"
+    page.wait_for_function(f"document.querySelector('{more}')?.textContent.includes('1')")
+    page.click(more)  # the seventh, FIG 2's step, found only once the server stated its limit
+    items = _notice_items(page)
+    assert len(items) == 7 and page.locator(f"{NOTICE} .link-notice-more").count() == 0
+    [step] = [i for i in items if "training.step" in i]
+    assert "999999" in step and f"using {WebSettings().max_steps} instead" in step
+    assert recorder.page_errors == []
 
 
 def test_a_bad_link_pasted_into_an_open_page_is_told_too(open_lesson, recorder) -> None:

@@ -45,6 +45,19 @@ function showError(text) {
   banner.hidden = false;
 }
 
+/** A link to a place (#s-why, no settings) that is not on the page, as a link problem. */
+function missingPlace(hash) {
+  const text = hash.replace(/^#/, "");
+  if (!text || text.includes("=")) return [];
+  let id;
+  try {
+    id = decodeURIComponent(text);
+  } catch {
+    return []; // cut mid-escape: decodeHash reports it
+  }
+  return document.getElementById(id) ? [] : [{ key: text, reason: "place" }];
+}
+
 /** Contents links scroll without touching the hash (the hash holds the state). */
 function wireContents() {
   for (const link of document.querySelectorAll("nav.contents a[href^='#']")) {
@@ -194,7 +207,10 @@ async function start() {
 
   window.addEventListener("hashchange", () => {
     const raw = window.location.hash;
-    if (!raw.includes("=")) return; // a plain anchor: let the browser scroll
+    if (!raw.includes("=")) { // a plain anchor: let the browser scroll; an unreadable one is told
+      notice.show([...decodeHash(raw, {}).problems, ...missingPlace(raw)]);
+      return;
+    }
     views.remount(store.load(raw));
     notice.show(store.linkProblems());
   });
@@ -203,6 +219,7 @@ async function start() {
   wireLanguageSwitch(store);
   writeURL();
   await text.show(); // the figures work meanwhile; the text arrives in a moment
+  missingPlace(window.location.hash).forEach((problem) => notice.add(problem)); // ids in the text too
   document.documentElement.classList.add("is-ready");
 }
 
