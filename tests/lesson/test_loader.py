@@ -17,7 +17,7 @@ from attnlab.claims import CLAIM_IDS, fig2_inside, fig2_runs
 from attnlab.figures import compute_figure, registry
 from attnlab.lesson import LessonError, evaluate, loader, parse_condition
 from attnlab.lesson import values as lesson_values
-from attnlab.lesson.blocks import FIGURES, Context, render_inline, render_tex
+from attnlab.lesson.blocks import FIGURES, Context, parse_blocks, render_inline, render_tex
 
 CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
 # Try-it tasks per figure: the spec's (FIG 1: 2, FIG 2: 3, …) and issue 13's (FIG 2: 2 more, …).
@@ -200,7 +200,13 @@ def test_exercises_have_four_options_one_correct_and_feedback_on_each() -> None:
             assert len(e["options"]) == 4, (lang, e["id"])
             assert sum(o["correct"] for o in e["options"]) == 1, (lang, e["id"])
             assert all(o["feedback"].strip() for o in e["options"]), (lang, e["id"])
-            assert e["question"] and e["answer"], (lang, e["id"])
+            assert e["question"] and e["answer"] and e["hint"].strip(), (lang, e["id"])
+
+
+def test_an_exercise_without_its_hint_is_refused() -> None:
+    text = "::: exercise X\nQ?\n\n- [x] a\n  > yes\n- [ ] b\n  > no\n\nanswer: A.\n:::"
+    with pytest.raises(LessonError, match="'hint:'"):
+        parse_blocks(text.split("\n"), 1, Context("en/test.md", None, {}))
 
 
 def test_every_reference_links_to_its_paper(lessons) -> None:
