@@ -232,12 +232,14 @@ def test_try_its_tick_inside_their_figure(page, server, viewport) -> None:
     page.wait_for_selector("html.is-ready")
     fig, tasks, line = "#fig-position", "#fig-position .fig-tasks", ".ft-task[data-task=rope-shift]"
     # every figure with a try-it lists its tasks, in lesson order, above its controls
+    # (a task of several stages: one line per stage, each with its own words)
     for name in {t["figure"] for t in lesson.tries("en")}:
-        ids = [t["id"] for t in lesson.tries("en") if t["figure"] == name]
+        ids = [(t["id"], str(i)) for t in lesson.tries("en") if t["figure"] == name
+               for i in (range(len(t["when"])) if len(t["when"]) > 1 else ["0"])]  # fmt: skip
         shown = page.eval_on_selector_all(
-            f"#fig-{name} .ft-task", "els => els.map(e => e.dataset.task)"
+            f"#fig-{name} .ft-task", "els => els.map(e => [e.dataset.task, e.dataset.stages])"
         )
-        assert shown == ids, name
+        assert [tuple(x) for x in shown] == ids, name
     assert _box(page, tasks)["bottom"] <= _box(page, f"{fig} .fig-body")["top"] + 1
     assert page.eval_on_selector(tasks, "el => el.scrollWidth <= el.clientWidth")
     assert page.locator(f"{tasks} {line} .ft-tick.met").count() == 0
@@ -257,6 +259,15 @@ def test_try_its_tick_inside_their_figure(page, server, viewport) -> None:
     box = _box(page, tasks)
     assert box["top"] >= 0 and box["bottom"] <= page.viewport_size["height"]
     assert page.evaluate("location.hash").startswith("#lang=")  # still the state, not an anchor
+
+
+def test_each_stage_of_a_try_it_says_its_own_words_in_the_figure(loaded_lesson) -> None:
+    page, _ = loaded_lesson
+    lines = page.locator(f"{FIG2} .ft-task[data-task=two-heads]")
+    assert lines.count() == 2
+    first, second = lines.nth(0).inner_text(), lines.nth(1).inner_text()
+    assert "Switch to vector and train 1 head" in first and "Now train 2 heads" in second
+    assert "step 2 of 2: not yet" in second
 
 
 # --- FIG 2's trained step in a link ----------------------------------------------------------

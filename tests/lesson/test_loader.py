@@ -173,6 +173,17 @@ def test_try_its_are_well_formed() -> None:
             assert not evaluate(condition, {}), f"{t['id']}: true with no data: {condition}"
 
 
+def test_a_try_it_of_several_stages_says_each_stage_in_a_paragraph_of_its_own(lessons) -> None:
+    """FIG 2's list of a figure's tasks shows each stage's first clause (lib/figuretasks.js): a
+    stage whose words are hidden in the first stage's paragraph is never seen there."""
+    for lang, data in lessons.items():
+        for part in data["parts"]:
+            for block in loader._walk(part["blocks"], "try"):
+                paragraphs = [b for b in block["body"] if b["type"] == "paragraph"]
+                if len(block["when"]) > 1:
+                    assert len(paragraphs) == len(block["when"]), (lang, block["id"])
+
+
 def test_symbols_use_known_highlight_keys_and_every_key_is_used() -> None:
     for lang in lesson.LANGS:
         source = "\n".join(
