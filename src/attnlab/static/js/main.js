@@ -15,6 +15,7 @@ import { applyI18n, browserLang, loadCatalogues, translator } from "./lib/i18n.j
 import { createLesson, keepPlace } from "./lib/lesson.js";
 import { renderMath } from "./lib/math.js";
 import { createClassNotice } from "./lib/classnotice.js";
+import { watchOverflow } from "./lib/navcue.js";
 import { createNotice } from "./lib/notice.js";
 import { startPresence } from "./lib/presence.js";
 import { createProgress } from "./lib/progress.js";
@@ -216,6 +217,8 @@ async function start() {
   });
 
   wireContents();
+  const navCue = watchOverflow(document.querySelector("nav.contents"));
+  document.addEventListener("attnlab:lang", () => requestAnimationFrame(navCue));
   wireLanguageSwitch(store);
   writeURL();
   await text.show(); // the figures work meanwhile; the text arrives in a moment
