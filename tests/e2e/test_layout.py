@@ -113,3 +113,15 @@ def test_the_contents_bar_fits_at_1400_and_says_when_it_scrolls(
         page.wait_for_function(f"document.querySelector('{nav}').dataset.overflow === 'start'")
     finally:
         context.close()
+
+
+def test_the_block_diagrams_labels_stay_inside_their_boxes(sized_page) -> None:
+    outside = sized_page.evaluate(
+        """() => [...document.querySelectorAll('#fig-depth .part .part-label')].flatMap((label) => {
+            const box = label.parentNode.querySelector('.part-box').getBoundingClientRect();
+            const text = label.getBoundingClientRect();
+            return text.width && (text.left < box.left || text.right > box.right)
+              ? [`${label.textContent}: ${text.width} px in ${box.width}`] : [];
+        })"""
+    )
+    assert outside == []
