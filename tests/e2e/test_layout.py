@@ -125,3 +125,24 @@ def test_the_block_diagrams_labels_stay_inside_their_boxes(sized_page) -> None:
         })"""
     )
     assert outside == []
+
+
+LARGEST_LABEL = """(fig) => Math.max(...[...document.querySelectorAll(`${fig} svg text`)].map((node) => {
+    const ctm = node.getScreenCTM();
+    if (!ctm || !node.getBoundingClientRect().width) return 0;
+    return parseFloat(getComputedStyle(node).fontSize) * Math.hypot(ctm.a, ctm.b);
+  }))"""
+
+
+@pytest.mark.parametrize("width", [768, 1400])
+def test_fig8s_plots_are_not_blown_up_on_a_wide_screen(browser: Any, server: str, width) -> None:
+    """FIG 8's grid and its m and ℓ plots stretched to the column drew 11-px labels at 16–26 px."""
+    context = browser.new_context(viewport={"width": width, "height": 900}, locale="en-US")
+    try:
+        page = context.new_page()
+        page.goto(f"{server}/")
+        page.wait_for_selector("html.is-ready")
+        page.wait_for_selector("#fig-flash svg.fl-history text")
+        assert 10 <= page.evaluate(LARGEST_LABEL, "#fig-flash") <= 14
+    finally:
+        context.close()
