@@ -127,7 +127,8 @@ def test_the_block_diagrams_labels_stay_inside_their_boxes(sized_page) -> None:
     assert outside == []
 
 
-LARGEST_LABEL = """(fig) => Math.max(...[...document.querySelectorAll(`${fig} svg text`)].map((node) => {
+LARGEST_LABEL = """(fig) => Math.max(...[...document.querySelectorAll(`${fig} svg text`)]
+  .map((node) => {
     const ctm = node.getScreenCTM();
     if (!ctm || !node.getBoundingClientRect().width) return 0;
     return parseFloat(getComputedStyle(node).fontSize) * Math.hypot(ctm.a, ctm.b);
