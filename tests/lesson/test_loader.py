@@ -184,6 +184,21 @@ def test_a_try_it_of_several_stages_says_each_stage_in_a_paragraph_of_its_own(le
                     assert len(paragraphs) == len(block["when"]), (lang, block["id"])
 
 
+# Where a panel sits holds only side by side: at 390 px the panels are stacked (issue 23).
+SIDES = re.compile(
+    r"on the (?:left|right)\b(?! answer)|in the middle"
+    r"|(?:top|bottom|lower|upper) (?:left|right|row)"
+    r"|[左右](?:边|栏|半边|[上下](?!角))|中栏"  # a corner of one drawing is fine
+)
+
+
+def test_the_text_never_places_a_panel_left_or_right() -> None:
+    for lang in lesson.LANGS:
+        for name in lesson.PART_FILES:
+            text = (lesson.CONTENT / lang / name).read_text("utf-8")
+            assert not SIDES.findall(text), (lang, name, SIDES.findall(text))
+
+
 def test_symbols_use_known_highlight_keys_and_every_key_is_used() -> None:
     for lang in lesson.LANGS:
         source = "\n".join(
