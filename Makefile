@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup serve train test lint bench browser nginx systemd clean widgets notebook
+.PHONY: setup serve train test lint bench browser nginx systemd clean widgets notebook font
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -53,6 +53,11 @@ $(WIDGET_TOOLS): widgets/package-lock.json
 # Rebuild the bundles in src/attnlab/widgets/bundles after a view, lib module or sheet changed.
 widgets: $(WIDGET_TOOLS)
 	cd widgets && node build.mjs
+
+# Rebuild the page's Chinese font (static/fonts/cjk-*.woff and css/cjk.css) after a text gained a
+# character: tests/test_webfont.py fails until then. Needs Debian's fonts-noto-cjk (the source).
+font: $(STAMP) browser
+	$(BIN)/python -m attnlab.webfont
 
 # Store the tutorial's outputs (its PNGs and text, for readers without a kernel) after a figure,
 # its drawing or the notebook changed: tests/widgets/test_notebook.py fails when they are stale.

@@ -89,3 +89,61 @@ AXIS_TITLE_CLASHES = """(sel) => [...document.querySelectorAll(sel)].flatMap((ti
 def test_no_axis_title_meets_a_tick_label_or_leaves_its_drawing(sized_page) -> None:
     assert sized_page.locator(TITLES).count() > 5  # the charts are drawn
     assert sized_page.evaluate(AXIS_TITLE_CLASHES, TITLES) == []
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_contents_bar_fits_at_1400_and_says_when_it_scrolls(
+    browser: Any, server: str, lang
+) -> None:
+    context = browser.new_context(viewport={"width": 1400, "height": 900}, locale="en-US")
+    try:
+        page = context.new_page()
+        page.goto(f"{server}/#lang={lang}")
+        page.wait_for_selector("html.is-ready")
+        nav = "nav.contents"
+        fits = "n => n.scrollWidth <= n.clientWidth"
+        assert page.eval_on_selector(nav, fits)  # "Check" inside the bar, not past its edge
+        assert page.get_attribute(nav, "data-overflow") is None
+        page.set_viewport_size({"width": 900, "height": 900})  # now the links cannot all fit
+        page.wait_for_function(f"document.querySelector('{nav}').dataset.overflow === 'end'")
+        assert (
+            page.evaluate(f"getComputedStyle(document.querySelector('{nav}')).maskImage") != "none"
+        )
+        page.eval_on_selector(nav, "n => n.scrollTo({left: n.scrollWidth})")
+        page.wait_for_function(f"document.querySelector('{nav}').dataset.overflow === 'start'")
+    finally:
+        context.close()
+
+
+def test_the_block_diagrams_labels_stay_inside_their_boxes(sized_page) -> None:
+    outside = sized_page.evaluate(
+        """() => [...document.querySelectorAll('#fig-depth .part .part-label')].flatMap((label) => {
+            const box = label.parentNode.querySelector('.part-box').getBoundingClientRect();
+            const text = label.getBoundingClientRect();
+            return text.width && (text.left < box.left || text.right > box.right)
+              ? [`${label.textContent}: ${text.width} px in ${box.width}`] : [];
+        })"""
+    )
+    assert outside == []
+
+
+LARGEST_LABEL = """(fig) => Math.max(...[...document.querySelectorAll(`${fig} svg text`)]
+  .map((node) => {
+    const ctm = node.getScreenCTM();
+    if (!ctm || !node.getBoundingClientRect().width) return 0;
+    return parseFloat(getComputedStyle(node).fontSize) * Math.hypot(ctm.a, ctm.b);
+  }))"""
+
+
+@pytest.mark.parametrize("width", [768, 1400])
+def test_fig8s_plots_are_not_blown_up_on_a_wide_screen(browser: Any, server: str, width) -> None:
+    """FIG 8's grid and its m and ℓ plots stretched to the column drew 11-px labels at 16–26 px."""
+    context = browser.new_context(viewport={"width": width, "height": 900}, locale="en-US")
+    try:
+        page = context.new_page()
+        page.goto(f"{server}/")
+        page.wait_for_selector("html.is-ready")
+        page.wait_for_selector("#fig-flash svg.fl-history text")
+        assert 10 <= page.evaluate(LARGEST_LABEL, "#fig-flash") <= 14
+    finally:
+        context.close()

@@ -185,27 +185,49 @@ def test_training_ticks_the_fetch_race(open_lesson) -> None:
 # --- exercises --------------------------------------------------------------------------------
 
 
-def test_an_exercise_gives_feedback_and_reveals_the_worked_answer(loaded_lesson, server) -> None:
+def test_a_wrong_choice_gives_a_hint_and_the_right_one_the_worked_answer(
+    loaded_lesson, server
+) -> None:
     page, _ = loaded_lesson
     ex = "#ex-E1"
     block = lesson.exercises("en")[0]
-    wrong = next(i for i, o in enumerate(block["options"]) if not o["correct"])
+    wrong = [i for i, o in enumerate(block["options"]) if not o["correct"]]
     right = next(i for i, o in enumerate(block["options"]) if o["correct"])
-    assert page.locator(f"{ex} .ex-answer").is_hidden()
-    page.click(f"{ex} .ex-option[data-i='{wrong}']")
-    feedback = page.locator(f"{ex} #ex-E1-fb{wrong}")
+    for closed in (".ex-answer", ".ex-hint"):
+        assert page.locator(f"{ex} {closed}").is_hidden()
+    page.click(f"{ex} .ex-option[data-i='{wrong[0]}']")
+    feedback = page.locator(f"{ex} #ex-E1-fb{wrong[0]}")
     assert feedback.is_visible() and "Not correct" in feedback.inner_text()
     assert page.locator(f"{ex} .ex-item.wrong").count() == 1
+    # a wrong choice does not spoil the retry: a hint, and the answer stays closed
     answer = page.locator(f"{ex} .ex-answer")
-    assert answer.is_visible()
-    # the worked answer quotes FIG 3's measurement, from the engine
-    std = _measured(server)["values"]["F3.3"]["std_unscaled_64"]
-    assert format_value(std, ".1f") in answer.inner_text()
-    assert page.locator(f"{ex} .ex-answer .val.pending").count() == 0
+    hint = page.locator(f"{ex} .ex-hint")
+    assert hint.is_visible() and answer.is_hidden()
+    assert "Variances of independent terms add" in hint.inner_text()
+    assert "Hint" in page.inner_text("#announcer")
+    page.click(f"{ex} .ex-option[data-i='{wrong[1]}']")
+    assert answer.is_hidden()
     page.click(f"{ex} .ex-option[data-i='{right}']")
     assert page.locator(f"{ex} .ex-item.right").count() == 1
     assert "Correct" in page.inner_text(f"{ex} #ex-E1-fb{right}")
     assert page.locator(f"{ex}.is-solved").count() == 1
+    assert answer.is_visible() and hint.is_hidden()
+    # the worked answer quotes FIG 3's measurement, from the engine
+    page.wait_for_function(f"!document.querySelector('{ex} .ex-answer .val.pending')")
+    std = _measured(server)["values"]["F3.3"]["std_unscaled_64"]
+    assert format_value(std, ".1f") in answer.inner_text()
+
+
+def test_the_worked_answer_opens_on_request_after_a_hint(loaded_lesson) -> None:
+    page, _ = loaded_lesson
+    ex = "#ex-E5"
+    block = lesson.exercises("en")[4]
+    wrong = next(i for i, o in enumerate(block["options"]) if not o["correct"])
+    page.click(f"{ex} .ex-option[data-i='{wrong}']")
+    page.click(f"{ex} .ex-reveal")
+    assert page.locator(f"{ex} .ex-answer").is_visible()
+    assert page.evaluate("document.activeElement.closest('.ex-answer') !== null")
+    assert page.locator(f"{ex}.is-solved").count() == 0
 
 
 # --- glossary ---------------------------------------------------------------------------------

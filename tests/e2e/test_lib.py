@@ -115,6 +115,23 @@ def test_every_piece_of_a_link_stands_alone_and_the_bad_ones_are_reported(js) ->
     assert out["same"] == 6
 
 
+@pytest.mark.parametrize(
+    ("hash_", "problems"),
+    [
+        ("#%%%%", [["%%%%", "unreadable"]]),  # a link cut inside an escape, no setting at all
+        ("#%E4%B8", [["%E4%B8", "unreadable"]]),
+        ("#scaling.d_k=8&junk&lang=zh", [["junk", "unreadable"]]),  # a piece with no "="
+        ("#s-training", []),  # a place on the page is no problem
+    ],
+)
+def test_a_link_the_page_cannot_read_is_reported_not_dropped(js, hash_: str, problems) -> None:
+    got = js(
+        "return S.decodeHash(arg.hash, arg.specs).problems.map((p) => [p.key, p.reason]);",
+        {"specs": SPECS, "hash": hash_},
+    )
+    assert got == problems
+
+
 def test_a_loaded_link_replaces_the_reported_problems(js) -> None:
     out = js(
         """const store = S.createStore(arg, {hash: "#lang=fr"});

@@ -16,6 +16,7 @@ import pytest
 from attnlab import lesson
 from attnlab.figures import figure_module
 from attnlab.tabletop import TrainConfig, Trainer
+from attnlab.web import WebSettings
 
 pytestmark = pytest.mark.e2e
 
@@ -113,6 +114,44 @@ def test_the_notice_speaks_chinese_and_closes_on_escape(open_lesson) -> None:
     assert page.locator(NOTICE).is_hidden()
 
 
+@pytest.mark.parametrize(
+    ("hash_", "named", "lang"),
+    [("#%%%%", "%%%%", "en"), ("#%E4%B8", "%E4%B8", "zh"), ("#nowhere", "nowhere", "en")],
+)
+def test_a_link_the_page_cannot_read_at_all_says_what_it_ignored(
+    browser, server, recorder, hash_: str, named: str, lang: str
+) -> None:
+    context = browser.new_context(locale="zh-CN" if lang == "zh" else "en-US")
+    try:
+        page = context.new_page()
+        recorder.attach(page)
+        page.goto(f"{server}/{hash_}")
+        page.wait_for_selector("html.is-ready")
+        _whole_lesson_is_there(page, recorder)
+        page.wait_for_selector(f"{NOTICE} li")
+        [item] = _notice_items(page)
+        assert named in item and bool(CJK.search(item)) == (lang == "zh")
+    finally:
+        context.close()
+
+
+def test_a_long_list_of_problems_opens_in_full_with_the_step_beyond_the_limit(
+    open_lesson, recorder
+) -> None:
+    page = open_lesson(
+        "#lookup.q=9,9&lookup.nope=1&scaling.t=99&depth.depth=99&foo=1&bar.x=2&training.step=999999"
+    )
+    page.wait_for_function(f"document.querySelectorAll('{NOTICE} li').length === 6")
+    more = f"{NOTICE} .link-notice-more"
+    page.wait_for_function(f"document.querySelector('{more}')?.textContent.includes('1')")
+    page.click(more)  # the seventh, FIG 2's step, found only once the server stated its limit
+    items = _notice_items(page)
+    assert len(items) == 7 and page.locator(f"{NOTICE} .link-notice-more").count() == 0
+    [step] = [i for i in items if "training.step" in i]
+    assert "999999" in step and f"using {WebSettings().max_steps} instead" in step
+    assert recorder.page_errors == []
+
+
 def test_a_bad_link_pasted_into_an_open_page_is_told_too(open_lesson, recorder) -> None:
     page = open_lesson()
     assert page.locator(NOTICE).is_hidden()
@@ -193,12 +232,14 @@ def test_try_its_tick_inside_their_figure(page, server, viewport) -> None:
     page.wait_for_selector("html.is-ready")
     fig, tasks, line = "#fig-position", "#fig-position .fig-tasks", ".ft-task[data-task=rope-shift]"
     # every figure with a try-it lists its tasks, in lesson order, above its controls
+    # (a task of several stages: one line per stage, each with its own words)
     for name in {t["figure"] for t in lesson.tries("en")}:
-        ids = [t["id"] for t in lesson.tries("en") if t["figure"] == name]
+        ids = [(t["id"], str(i)) for t in lesson.tries("en") if t["figure"] == name
+               for i in (range(len(t["when"])) if len(t["when"]) > 1 else ["0"])]  # fmt: skip
         shown = page.eval_on_selector_all(
-            f"#fig-{name} .ft-task", "els => els.map(e => e.dataset.task)"
+            f"#fig-{name} .ft-task", "els => els.map(e => [e.dataset.task, e.dataset.stages])"
         )
-        assert shown == ids, name
+        assert [tuple(x) for x in shown] == ids, name
     assert _box(page, tasks)["bottom"] <= _box(page, f"{fig} .fig-body")["top"] + 1
     assert page.eval_on_selector(tasks, "el => el.scrollWidth <= el.clientWidth")
     assert page.locator(f"{tasks} {line} .ft-tick.met").count() == 0
@@ -218,6 +259,15 @@ def test_try_its_tick_inside_their_figure(page, server, viewport) -> None:
     box = _box(page, tasks)
     assert box["top"] >= 0 and box["bottom"] <= page.viewport_size["height"]
     assert page.evaluate("location.hash").startswith("#lang=")  # still the state, not an anchor
+
+
+def test_each_stage_of_a_try_it_says_its_own_words_in_the_figure(loaded_lesson) -> None:
+    page, _ = loaded_lesson
+    lines = page.locator(f"{FIG2} .ft-task[data-task=two-heads]")
+    assert lines.count() == 2
+    first, second = lines.nth(0).inner_text(), lines.nth(1).inner_text()
+    assert "Switch to vector and train 1 head" in first and "Now train 2 heads" in second
+    assert "step 2 of 2: not yet" in second
 
 
 # --- FIG 2's trained step in a link ----------------------------------------------------------

@@ -152,3 +152,9 @@ def test_blocks_move_with_the_keyboard(open_lesson, page) -> None:
     page.wait_for_function("location.hash.includes('training.pos=')")
     label = block.get_attribute("aria-label")
     assert "21" in label and "68" in label, label  # 20 → 21 cm right, 58 → 68 cm up
+
+
+def test_the_chinese_kicker_is_chinese(open_lesson) -> None:
+    page = open_lesson("#lang=zh")
+    kicker = page.inner_text(".hero .kicker")
+    assert "第五部分" in kicker and not re.search(r"[A-Za-z]", kicker)  # not "Part V · 第 17 章"

@@ -4,16 +4,19 @@ chosen in the file input becomes the frame (its patch colours the server's); no 
 
 from __future__ import annotations
 
+import math
+import re
 from typing import Any
 
 import numpy as np
 import pytest
 from PIL import Image
 
-from attnlab.figures import compute_figure
+from attnlab.figures import compute_figure, describe_figure
 
 pytestmark = pytest.mark.e2e
 
+CJK = re.compile(r"[\u4e00-\u9fff]")
 FIG = "#fig-tokens"
 
 
@@ -114,10 +117,58 @@ def test_a_chosen_png_becomes_the_frame_and_a_bad_file_says_why(
     bad.write_bytes(b"these are notes, not an image")
     page.set_input_files(f"{FIG} input.frame-file", str(bad))
     page.wait_for_selector(f"{FIG} .frame-picker[data-state=error]")
-    assert "not a PNG, JPEG or WebP" in page.inner_text(f"{FIG} .frame-status")
+    assert "could not read this file as an image (PNG, JPEG, WebP)" in page.inner_text(
+        f"{FIG} .frame-status"
+    )
+    # the frame shown before the refusal is still there, and so is the way back
+    assert page.get_attribute(f"{FIG} .fig-body", "data-frame") == "own"
+    assert page.locator(f"{FIG} .frame-back").is_visible()
     page.set_input_files(f"{FIG} input.frame-file", str(path))
     page.wait_for_selector(f"{FIG} .frame-picker[data-state=own]")
     page.click(f"{FIG} .frame-back")
     page.wait_for_selector(f"{FIG} .fig-body[data-frame=synthetic]")
     errors = [e for e in recorder.console_errors if "422" not in e]  # the refused upload's line
+    assert errors == [] and recorder.page_errors == []
+
+
+def test_the_frame_limits_are_the_servers_stated_and_told_in_chinese(
+    open_lesson, recorder, tmp_path
+) -> None:
+    limits = describe_figure("tokens")["constants"]["frame"]  # what the server sends the page
+    side = math.isqrt(limits["max_pixels"])
+    page = open_lesson("#lang=zh")
+    status = page.locator(f"{FIG} .frame-status")
+    hint = status.inner_text()
+    assert f"{limits['max_bytes'] / 2**20:g} MiB" in hint and f"{side} × {side}" in hint
+    assert str(limits["max_pixels"]) not in hint  # not a raw count: "16.8 百万像素"
+    sent = []
+    page.on("request", lambda r: sent.append(r.url) if "/api/tokens/frame" in r.url else None)
+
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not an image")
+    page.set_input_files(f"{FIG} input.frame-file", str(notes))
+    page.wait_for_selector(f"{FIG} .frame-picker[data-state=error]")
+    assert "notes.txt" in status.inner_text() and CJK.search(status.inner_text())
+
+    big = tmp_path / "photo.jpg"  # over the byte limit: refused before a byte is sent
+    big.write_bytes(b"\xff\xd8" + bytes(limits["max_bytes"] + 2**20))
+    page.set_input_files(f"{FIG} input.frame-file", str(big))
+    size = f"{big.stat().st_size / 2**20:.3g} MiB"  # "7 MiB", as the page writes it
+    page.wait_for_function(
+        f"document.querySelector('{FIG} .frame-status').textContent.includes('{size}')"
+    )
+    assert f"{limits['max_bytes'] / 2**20:g} MiB" in status.inner_text()
+    assert sent == []
+
+    wide = tmp_path / "wide.png"  # few bytes, too many pixels: the server's refusal, in Chinese
+    Image.new("L", (side + 1, side)).save(wide)
+    page.set_input_files(f"{FIG} input.frame-file", str(wide))
+    page.wait_for_function(
+        f"document.querySelector('{FIG} .frame-picker').dataset.state === 'error' && "
+        f"document.querySelector('{FIG} .frame-status').textContent.includes('{side} × {side}')"
+    )
+    assert len(sent) == 1 and CJK.search(status.inner_text())
+    told = status.inner_text()
+    assert "image:" not in told and str(limits["max_pixels"]) not in told
+    errors = [e for e in recorder.console_errors if "413" not in e]  # the refused upload's line
     assert errors == [] and recorder.page_errors == []

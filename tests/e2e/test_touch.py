@@ -108,3 +108,19 @@ def test_a_finger_beside_the_handles_still_scrolls_the_page(phone) -> None:
     _touch_drag(page, (box["x"] + 12, box["y"] + box["height"] - 12), (0, -200))
     page.wait_for_timeout(500)
     assert _scroll_y(page) > before + 100
+
+
+@pytest.mark.parametrize("figure", ["lookup", "training"])
+def test_a_block_dragged_past_the_edge_stays_whole_on_the_table(phone, figure) -> None:
+    page = phone
+    block = f"#fig-{figure} .scene .block"
+    page.locator(block).first.scroll_into_view_if_needed()
+    page.evaluate("scrollBy(0, -200)")
+    page.wait_for_timeout(300)
+    start = _centre(page, block)
+    table = page.locator(f"#fig-{figure} .scene .table-top").bounding_box()
+    # up and to the left, far past the table's corner (over the instruction and the axis)
+    _touch_drag(page, start, (table["x"] - start[0] - 80, table["y"] - start[1] - 80))
+    page.wait_for_timeout(300)
+    face = page.locator(f"{block} .block-face").first.bounding_box()
+    assert face["x"] >= table["x"] - 0.5 and face["y"] >= table["y"] - 0.5

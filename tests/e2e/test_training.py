@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import httpx
 import pytest
 
 pytestmark = pytest.mark.e2e
@@ -142,3 +143,29 @@ def test_after_a_server_restart_the_page_reconnects_with_a_fresh_session(browser
         page.click(f"{FIG} button:has-text('+25')")
         page.wait_for_selector(f"{FIG} dd[data-key=step][data-value='25']")
     page.context.close()
+
+
+@pytest.mark.parametrize(("typed", "lang"), [("-5", "en"), ("2000000", "zh"), ("3.5", "en")])
+def test_a_seed_the_field_refuses_says_why_and_trains_nothing(
+    open_lesson, server, typed: str, lang: str
+) -> None:
+    figures = httpx.get(f"{server}/api/figures", timeout=10).json()
+    training = next(f for f in figures if f["name"] == "training")
+    spec = next(p for p in training["params"] if p["name"] == "seed")  # the server's range
+    page = open_lesson(f"#lang={lang}&training.seed=7")
+    seed = page.locator(f"{FIG} input[name=tr-seed]")
+    error = page.locator(f"{FIG} #tr-seed-error")
+    train = page.locator(f"{FIG} button[data-role=train]")
+    seed.fill(typed)
+    seed.press("Enter")
+    assert seed.get_attribute("aria-invalid") == "true"
+    assert error.is_visible() and typed in error.inner_text()
+    text = error.inner_text()
+    assert f"{spec['min']}" in text and f"{spec['max']}" in text
+    assert ("种子" in text) == (lang == "zh")
+    assert train.is_disabled()  # Train never trains seed 7 while the field shows something else
+    assert seed.get_attribute("aria-describedby") == "tr-seed-error"
+    seed.fill("12")
+    seed.press("Enter")
+    assert error.is_hidden() and not train.is_disabled()
+    page.wait_for_function("location.hash.includes('training.seed=12')")

@@ -17,7 +17,7 @@ from attnlab.claims import CLAIM_IDS, fig2_inside, fig2_runs
 from attnlab.figures import compute_figure, registry
 from attnlab.lesson import LessonError, evaluate, loader, parse_condition
 from attnlab.lesson import values as lesson_values
-from attnlab.lesson.blocks import FIGURES, Context, render_inline, render_tex
+from attnlab.lesson.blocks import FIGURES, Context, parse_blocks, render_inline, render_tex
 
 CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
 # Try-it tasks per figure: the spec's (FIG 1: 2, FIG 2: 3, …) and issue 13's (FIG 2: 2 more, …).
@@ -173,6 +173,32 @@ def test_try_its_are_well_formed() -> None:
             assert not evaluate(condition, {}), f"{t['id']}: true with no data: {condition}"
 
 
+def test_a_try_it_of_several_stages_says_each_stage_in_a_paragraph_of_its_own(lessons) -> None:
+    """FIG 2's list of a figure's tasks shows each stage's first clause (lib/figuretasks.js): a
+    stage whose words are hidden in the first stage's paragraph is never seen there."""
+    for lang, data in lessons.items():
+        for part in data["parts"]:
+            for block in loader._walk(part["blocks"], "try"):
+                paragraphs = [b for b in block["body"] if b["type"] == "paragraph"]
+                if len(block["when"]) > 1:
+                    assert len(paragraphs) == len(block["when"]), (lang, block["id"])
+
+
+# Where a panel sits holds only side by side: at 390 px the panels are stacked (issue 23).
+SIDES = re.compile(
+    r"on the (?:left|right)\b(?! answer)|in the middle"
+    r"|(?:top|bottom|lower|upper) (?:left|right|row)"
+    r"|[左右](?:边|栏|半边|[上下](?!角))|中栏"  # a corner of one drawing is fine
+)
+
+
+def test_the_text_never_places_a_panel_left_or_right() -> None:
+    for lang in lesson.LANGS:
+        for name in lesson.PART_FILES:
+            text = (lesson.CONTENT / lang / name).read_text("utf-8")
+            assert not SIDES.findall(text), (lang, name, SIDES.findall(text))
+
+
 def test_symbols_use_known_highlight_keys_and_every_key_is_used() -> None:
     for lang in lesson.LANGS:
         source = "\n".join(
@@ -200,7 +226,13 @@ def test_exercises_have_four_options_one_correct_and_feedback_on_each() -> None:
             assert len(e["options"]) == 4, (lang, e["id"])
             assert sum(o["correct"] for o in e["options"]) == 1, (lang, e["id"])
             assert all(o["feedback"].strip() for o in e["options"]), (lang, e["id"])
-            assert e["question"] and e["answer"], (lang, e["id"])
+            assert e["question"] and e["answer"] and e["hint"].strip(), (lang, e["id"])
+
+
+def test_an_exercise_without_its_hint_is_refused() -> None:
+    text = "::: exercise X\nQ?\n\n- [x] a\n  > yes\n- [ ] b\n  > no\n\nanswer: A.\n:::"
+    with pytest.raises(LessonError, match="'hint:'"):
+        parse_blocks(text.split("\n"), 1, Context("en/test.md", None, {}))
 
 
 def test_every_reference_links_to_its_paper(lessons) -> None:

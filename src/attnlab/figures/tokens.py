@@ -51,6 +51,16 @@ BYTES_FP16 = 2
 GQA_HEADS = (2, 4, 8)
 LATENTS = (0, 64, 256, 1024, 4096)  # Perceiver's latent tokens; 0 = every token attends to all
 
+# The reader's own frame (POST /api/tokens/frame): the page checks a file against these before
+# sending it, and states them, so they are the server's limits (attnlab.frames), sent, not retyped.
+CONSTANTS = {
+    "frame": {
+        "max_bytes": frames.MAX_BYTES,
+        "max_pixels": frames.MAX_PIXELS,
+        "types": [f"image/{name.lower()}" for name in frames.FORMATS],
+    }
+}
+
 PARAMS: tuple[Param, ...] = (
     Param("cameras", "int", 2, "number of cameras", lo=1, hi=MAX_CAMERAS),
     Param("patch", "choice", 16, "patch size in pixels (ViT: 16)", choices=PATCHES),

@@ -11,12 +11,14 @@ is an example of it):
   engine (claim ID of CLAIMS.md, value name of that claim; formats in `attnlab.lesson.values`);
 - boxes `::: figure NAME`, `::: try ID figure=NAME claim=CLAIM` (then `when: CONDITION` lines, one
   per stage, in order), `::: insight`, `::: note`, `::: pitfall TITLE`, `::: exercise ID` (options
-  `- [ ]`/`- [x]`, each followed by an indented `> feedback`, then `answer:`), each closed by `:::`.
+  `- [ ]`/`- [x]`, each followed by an indented `> feedback`, then a one-line `hint:`, then
+  `answer:`), each closed by `:::`.
 
 Blocks are dicts with a "type": heading (level, id, html), paragraph (html), list (ordered,
 items: [html]), math (tex), figure (name, caption: [blocks]), try (id, figure, claim, when:
 [condition], body), insight / note / pitfall (title, body), exercise (id, question, options:
-[{html, correct, feedback}], answer). Inline math in html is `<span class="math">TeX</span>`.
+[{html, correct, feedback}], hint (html), answer). Inline math in html is
+`<span class="math">TeX</span>`.
 
 The page asks for the text with `slots=True`: the text must not wait for the engine (FIG 2's
 numbers take seconds to measure), so every number becomes a slot the page fills when the value

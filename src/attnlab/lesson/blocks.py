@@ -250,13 +250,21 @@ def _try(head: str, lines: list[str], first: int, ctx: Context) -> dict[str, Any
 
 
 def _exercise(ident: str, lines: list[str], first: int, ctx: Context) -> dict[str, Any]:
-    """Question, then options `- [ ]`/`- [x]` each with an indented `> feedback`, then answer:."""
+    """Question, then options `- [ ]`/`- [x]` each with an indented `> feedback`, then `hint:`
+    (one line: shown after a wrong choice, so a retry is not spoiled), then `answer:`."""
     opt = next((i for i, x in enumerate(lines) if OPTION_RE.match(x)), None)
+    hint = next((i for i, x in enumerate(lines) if x.startswith("hint:")), None)
     ans = next((i for i, x in enumerate(lines) if x.startswith("answer:")), None)
-    if opt is None or ans is None or ans < opt:
-        raise LessonError(f"{ctx.at(first - 1)}: exercise {ident} needs options then 'answer:'")
+    if opt is None or hint is None or ans is None or not opt < hint < ans:
+        raise LessonError(
+            f"{ctx.at(first - 1)}: exercise {ident} needs options, then 'hint:', then 'answer:'"
+        )
+    ctx.line = first + hint
+    hint_html = render_inline(lines[hint][len("hint:") :].strip(), ctx)
+    if not hint_html or any(x.strip() for x in lines[hint + 1 : ans]):
+        raise LessonError(f"{ctx.at(first + hint)}: exercise {ident}: 'hint:' is one line")
     options: list[dict[str, Any]] = []
-    for i in range(opt, ans):
+    for i in range(opt, hint):
         line, ctx.line = lines[i], first + i
         if m := OPTION_RE.match(line):
             shown = render_inline(m[2], ctx)
@@ -271,4 +279,5 @@ def _exercise(ident: str, lines: list[str], first: int, ctx: Context) -> dict[st
             )
     answer = [lines[ans][len("answer:") :], *lines[ans + 1 :]]
     return {"type": "exercise", "id": ident, "question": parse_blocks(lines[:opt], first, ctx),
-            "options": options, "answer": parse_blocks(answer, first + ans, ctx)}  # fmt: skip
+            "options": options, "hint": hint_html,
+            "answer": parse_blocks(answer, first + ans, ctx)}  # fmt: skip

@@ -15,6 +15,7 @@ import { applyI18n, browserLang, loadCatalogues, translator } from "./lib/i18n.j
 import { createLesson, keepPlace } from "./lib/lesson.js";
 import { renderMath } from "./lib/math.js";
 import { createClassNotice } from "./lib/classnotice.js";
+import { watchOverflow } from "./lib/navcue.js";
 import { createNotice } from "./lib/notice.js";
 import { startPresence } from "./lib/presence.js";
 import { createProgress } from "./lib/progress.js";
@@ -43,6 +44,19 @@ function showError(text) {
   const banner = document.getElementById("page-error");
   banner.textContent = banner.hidden ? text : `${banner.textContent} ${text}`;
   banner.hidden = false;
+}
+
+/** A link to a place (#s-why, no settings) that is not on the page, as a link problem. */
+function missingPlace(hash) {
+  const text = hash.replace(/^#/, "");
+  if (!text || text.includes("=")) return [];
+  let id;
+  try {
+    id = decodeURIComponent(text);
+  } catch {
+    return []; // cut mid-escape: decodeHash reports it
+  }
+  return document.getElementById(id) ? [] : [{ key: text, reason: "place" }];
 }
 
 /** Contents links scroll without touching the hash (the hash holds the state). */
@@ -194,15 +208,21 @@ async function start() {
 
   window.addEventListener("hashchange", () => {
     const raw = window.location.hash;
-    if (!raw.includes("=")) return; // a plain anchor: let the browser scroll
+    if (!raw.includes("=")) { // a plain anchor: let the browser scroll; an unreadable one is told
+      notice.show([...decodeHash(raw, {}).problems, ...missingPlace(raw)]);
+      return;
+    }
     views.remount(store.load(raw));
     notice.show(store.linkProblems());
   });
 
   wireContents();
+  const navCue = watchOverflow(document.querySelector("nav.contents"));
+  document.addEventListener("attnlab:lang", () => requestAnimationFrame(navCue));
   wireLanguageSwitch(store);
   writeURL();
   await text.show(); // the figures work meanwhile; the text arrives in a moment
+  missingPlace(window.location.hash).forEach((problem) => notice.add(problem)); // ids in the text too
   document.documentElement.classList.add("is-ready");
 }
 

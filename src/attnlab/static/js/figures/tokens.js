@@ -209,7 +209,7 @@ export function mount(root, ctx) {
   card = patchCard(left, image, t);
   const hint = html("p", { class: "hint", text: t("tk.hint") }, left);
   let frame = null; // the reader's own frame (POST /api/tokens/frame's answer), or null
-  const picker = framePicker(left, { t, dropOn: camSvg, onFrame: (answer) => {
+  const picker = framePicker(left, { t, dropOn: camSvg, limits: ctx.constants?.frame, onFrame: (answer) => {
     frame = answer;
     root.dataset.frame = answer ? "own" : "synthetic";
     if (data) draw(data);

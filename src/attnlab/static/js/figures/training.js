@@ -44,8 +44,13 @@ function toolbar(root, { ctx, t, on }) {
     options: spec("task").choices.map((v) => ({ value: v, label: t(`tr.${v}`) })), onChange: (v) => on.configure({ task: v }) });
   const heads = segmented(bar, { name: "tr-heads", label: t("tr.heads"), value: s.heads,
     options: spec("heads").choices.map((h) => ({ value: h, label: String(h) })), onChange: (v) => on.configure({ heads: Number(v) }) });
+  let last = null; // the run as last shown, to redraw the buttons when the seed field changes
   const seed = numberInput(bar, { name: "tr-seed", label: t("tr.seed"), value: s.seed, min: spec("seed").min,
-    max: spec("seed").max, onChange: (v) => on.configure({ seed: v }) });
+    max: spec("seed").max, onChange: (v) => on.configure({ seed: v }), why: (v) => t("tr.seed.invalid", v),
+    onValidity: (ok) => {
+      if (!ok) on.hold(); // never go on training a seed the field no longer shows
+      if (last) view.show(last);
+    } });
   const pace = segmented(bar, { name: "tr-pace", label: t("tr.pace"), value: s.pace,
     options: paces(ctx).map((p) => ({ value: p, label: t(`tr.pace.${p}`) })), onChange: (v) => on.pace(Number(v)) });
   const actions = html("div", { class: "actions" }, bar);
@@ -54,7 +59,7 @@ function toolbar(root, { ctx, t, on }) {
   train.dataset.role = "train";
   const step = button(actions, { label: t("tr.step", { n: stepN }), onClick: () => on.step(stepN) });
   const reset = button(actions, { label: t("tr.reset"), onClick: on.reset });
-  return {
+  const view = {
     /** The controls as the settings stand (a seed of the strip sets task, heads and seed). */
     sync() {
       const now = ctx.settings;
@@ -64,9 +69,11 @@ function toolbar(root, { ctx, t, on }) {
     },
     /** The buttons as the run stands: Train / Pause / waiting, Step off while busy. */
     show(run) {
+      last = run;
       train.textContent = run.queued ? t("tr.queued.button") : run.running ? t("tr.pause") : t("tr.train");
       train.setAttribute("aria-pressed", String(run.running || Boolean(run.queued)));
-      step.disabled = run.running || Boolean(run.queued);
+      step.disabled = run.running || Boolean(run.queued) || !seed.valid();
+      train.disabled = !seed.valid() && !run.running && !run.queued; // Pause stays possible
     },
     relabel() {
       task.relabel(t("tr.task"), spec("task").choices.map((v) => t(`tr.${v}`)));
@@ -77,6 +84,7 @@ function toolbar(root, { ctx, t, on }) {
       reset.textContent = t("tr.reset");
     },
   };
+  return view;
 }
 
 /** The line under the figure: what is happening (queued, limit, reconnecting, an error). */
@@ -178,6 +186,9 @@ function readerActions(fig) {
       if (run.running) start(); // new pace, same run
     },
     train: () => (run.running || run.queued ? send({ type: "pause" }) : start()), // while waiting: leave the line
+    hold() {
+      if (run.running || run.queued) send({ type: "pause" });
+    },
     step: (n) => send({ type: "step", n }),
     reset() {
       send({ type: "reset" });

@@ -24,11 +24,11 @@ export async function getJSON(url, { signal } = {}) {
 }
 
 /** POST a JSON body to our own server (the guard wants JSON from our page); the answer's JSON,
- * or an Error with the server's sentence (a 413's or 422's detail). */
+ * or an Error with the server's sentence (a 413's or 422's detail) and the answer's `status`. */
 export async function postJSON(url, body, { signal } = {}) {
   const response = await fetch(url, { method: "POST", signal, body: JSON.stringify(body),
     headers: { Accept: "application/json", "Content-Type": "application/json" } });
-  if (!response.ok) throw new Error(await errorMessage(response));
+  if (!response.ok) throw Object.assign(new Error(await errorMessage(response)), { status: response.status });
   return response.json();
 }
 

@@ -30,7 +30,35 @@ function box(parent, cx, width, text, className) {
   el("rect", { x: cx - width / 2, y: MAIN_Y - BOX_H / 2, width, height: BOX_H, rx: 6, class: "part-box" }, g);
   const label = el("text", { x: cx, y: MAIN_Y, dy: "0.35em", "text-anchor": "middle", class: "part-label",
     text }, g);
-  return { g, label };
+  return { g, label, cx, width };
+}
+
+const PAD = 8; // drawing units between a label and its box's edge
+
+/**
+ * Set a box's label so that it stays inside the box: on one line if it fits, else on two lines
+ * split at the space nearest the middle, else (no space: Chinese) squeezed to the box's width.
+ * Labels grow on a small screen (figures.css keeps them ≥ 10 px), so this runs on every resize.
+ */
+function fitLabel(part, text) {
+  const { label, cx, width } = part;
+  label.replaceChildren(text);
+  label.removeAttribute("textLength");
+  label.setAttribute("dy", "0.35em");
+  const room = width - 2 * PAD;
+  if (!label.getComputedTextLength || label.getComputedTextLength() <= room) return;
+  const spaces = [...text.matchAll(/ /g)].map((m) => m.index);
+  let lines = [label];
+  if (spaces.length) {
+    const cut = spaces.reduce((a, b) => (Math.abs(b - text.length / 2) < Math.abs(a - text.length / 2) ? b : a));
+    label.replaceChildren();
+    label.setAttribute("dy", "-0.25em");
+    lines = [el("tspan", { x: cx, text: text.slice(0, cut) }, label),
+      el("tspan", { x: cx, dy: "1.1em", text: text.slice(cut + 1) }, label)];
+  }
+  for (const line of lines) {
+    if (line.getComputedTextLength() > room) attrs(line, { textLength: room, lengthAdjust: "spacingAndGlyphs" });
+  }
 }
 
 function lnBox(parent, cx, where) {
@@ -109,14 +137,15 @@ export function blockDiagram(svg, t) {
   if (typeof ResizeObserver === "function") {
     new ResizeObserver(([entry]) => {
       if (entry.contentRect.width > 0) layout(entry.contentRect.width < FOLD_PX);
+      requestAnimationFrame(labels); // after svg.js has set the drawing's scale: the labels' size
     }).observe(svg.parentNode ?? svg);
   }
 
   const off = (node, isOff) => node.classList.toggle("is-off", Boolean(isOff));
 
   function labels() {
-    parts.attn.label.textContent = t("dp.diag.attn");
-    parts.mlp.label.textContent = t("dp.diag.mlp");
+    fitLabel(parts.attn, t("dp.diag.attn"));
+    fitLabel(parts.mlp, t("dp.diag.mlp"));
     for (const key of ["pre1", "pre2"]) parts[key].tag.textContent = t("dp.diag.pre");
     for (const key of ["post1", "post2"]) parts[key].tag.textContent = t("dp.diag.post");
     bracket.setAttribute("aria-hidden", "true");

@@ -43,30 +43,54 @@ export function button(parent, { label, onClick, className = "", title = "" }) {
   return b;
 }
 
-/** A labelled integer/number input committing on change (Enter or blur). */
-export function numberInput(parent, { label, value, min, max, step = 1, onChange, name = "" }) {
+/**
+ * A labelled number input committing on change (Enter or blur). A value that is not a number, out
+ * of [min, max], or not a multiple of `step` is not committed: the field is marked invalid and
+ * `why({min, max, given})` (a sentence in the reader's language) shows under it until it is fixed;
+ * onValidity(ok) hears every change of that, so the figure can hold what would use the old value.
+ */
+export function numberInput(parent, { label, value, min, max, step = 1, onChange, name = "", why = null,
+  onValidity = () => {} }) {
   const wrap = html("label", { class: "control number" }, parent);
   const caption = html("span", { class: "control-label", text: label }, wrap);
   const input = html("input", { type: "number", min, max, step, value, name: name || null,
-    inputmode: "numeric" }, wrap);
+    inputmode: Number.isInteger(step) ? "numeric" : "decimal" }, wrap);
+  const error = html("span", { class: "control-error", id: `${name || "number"}-error`, role: "status" }, parent);
+  let given = null; // the text refused, while the field holds it
+  const fits = (v) => Number.isFinite(v) && v >= min && v <= max && Number.isInteger(v / step);
+
+  function mark(bad) {
+    given = bad;
+    for (const [attr, on] of [["aria-invalid", "true"], ["aria-describedby", error.id]]) {
+      if (bad === null) input.removeAttribute(attr);
+      else input.setAttribute(attr, on);
+    }
+    error.textContent = bad !== null && why ? why({ min, max, given: bad }) : "";
+    error.hidden = bad === null;
+    onValidity(bad === null);
+  }
   input.addEventListener("change", () => {
     const v = Number(input.value);
-    if (input.value.trim() === "" || !Number.isFinite(v) || v < min || v > max) {
-      input.setAttribute("aria-invalid", "true");
+    if (input.value.trim() === "" || !fits(v)) {
+      mark(input.value.trim() || "—");
       return;
     }
-    input.removeAttribute("aria-invalid");
+    if (given !== null) mark(null);
     onChange(v);
   });
+  error.hidden = true;
   return {
     el: wrap,
     input,
+    /** The field holds a value that was committed (or none was refused since). */
+    valid: () => given === null,
     set(v) {
       input.value = String(v);
-      input.removeAttribute("aria-invalid");
+      if (given !== null) mark(null);
     },
     relabel(newLabel) {
       caption.textContent = newLabel;
+      if (given !== null && why) error.textContent = why({ min, max, given });
     },
   };
 }

@@ -1,6 +1,8 @@
-// The five exercises (§8) as multiple choice: four options each; choosing one shows why it is
-// right or wrong (the lesson's feedback for that option), and after a first attempt the worked
-// answer opens, with its numbers filled from the engine like the rest of the text. Choices are
+// The exercises (§8) as multiple choice: four options each; choosing one shows why it is right or
+// wrong (the lesson's feedback for that option). A wrong choice shows the exercise's hint, so a
+// retry is not spoiled; the worked answer opens once the right option is chosen, or when the
+// reader asks for it (its button), with its numbers filled from the engine like the rest of the
+// text. Choices are
 // kept in this browser (lib/progress.js), so a reader who comes back sees what they tried.
 // Options and feedback are the server's HTML, their formulas drawn by renderHTML (lib/lesson.js).
 
@@ -17,6 +19,7 @@ const LETTERS = "ABCD";
  */
 export function createExercises({ progress, t, announce, renderBlocks, renderHTML, root = document }) {
   const blocks = new Map(); // id → the exercise block (options know which one is correct)
+  const revealed = new Set(); // exercises whose worked answer the reader asked for
 
   function renderBlock(block, n) {
     blocks.set(block.id, block);
@@ -31,7 +34,9 @@ export function createExercises({ progress, t, announce, renderBlocks, renderHTM
       + `<div class="ex-question">${renderBlocks(block.question)}</div>`
       + `<p class="ex-prompt">${esc(t("ex.prompt"))}</p>`
       + `<ol class="ex-options">${options}</ol>`
-      + `<div class="ex-answer" hidden><h4>${esc(t("ex.answer"))}</h4>${renderBlocks(block.answer)}</div></div>`;
+      + `<div class="ex-hint" hidden><p><strong>${esc(t("ex.hint"))}</strong> ${renderHTML(block.hint)}</p>`
+      + `<button type="button" class="btn ex-reveal" aria-controls="ex-${id}-answer">${esc(t("ex.reveal"))}</button></div>`
+      + `<div class="ex-answer" id="ex-${id}-answer" hidden><h4>${esc(t("ex.answer"))}</h4>${renderBlocks(block.answer)}</div></div>`;
   }
 
   function refresh() {
@@ -51,22 +56,41 @@ export function createExercises({ progress, t, announce, renderBlocks, renderHTM
         item.querySelector(".ex-verdict").textContent = tried ? `${t(right ? "ex.right" : "ex.wrong")} ` : "";
         item.querySelector(".ex-feedback").hidden = !tried;
       });
-      box.classList.toggle("is-solved", chosen.some((i) => block.options[i]?.correct));
-      box.querySelector(".ex-answer").hidden = chosen.length === 0;
+      const solved = chosen.some((i) => block.options[i]?.correct);
+      const open = solved || revealed.has(block.id);
+      box.classList.toggle("is-solved", solved);
+      box.querySelector(".ex-hint").hidden = open || chosen.length === 0; // after a wrong choice
+      box.querySelector(".ex-answer").hidden = !open;
     }
   }
 
+  /** What a choice changed, spoken: its feedback, then the hint or the answer it opened. */
+  function spoken(box, block, i, wasOpen) {
+    const node = box.querySelector(`#ex-${CSS.escape(block.id)}-fb${i}`);
+    const feedback = node ? spokenText(node) : ""; // each formula once, not its TeX source
+    if (wasOpen) return feedback;
+    if (block.options[i].correct) return `${feedback} ${t("ex.answerShown")}`;
+    return `${feedback} ${t("ex.hint")} ${spokenText(box.querySelector(".ex-hint p"))}`;
+  }
+
   root.addEventListener("click", (event) => {
+    const reveal = event.target.closest?.(".exercise .ex-reveal");
+    if (reveal) {
+      const box = reveal.closest(".exercise");
+      revealed.add(box.dataset.exercise);
+      refresh();
+      box.querySelector(".ex-answer h4").setAttribute("tabindex", "-1");
+      box.querySelector(".ex-answer h4").focus(); // the button is gone: the focus goes on to what it opened
+      return;
+    }
     const button = event.target.closest?.(".exercise .ex-option");
     if (!button) return;
     const box = button.closest(".exercise");
     const block = blocks.get(box.dataset.exercise);
     const i = Number(button.dataset.i);
-    const first = progress.chosen(block.id).length === 0;
+    const wasOpen = !box.querySelector(".ex-answer").hidden;
     progress.choose(block.id, i); // → refresh (subscribed): the verdict is in the feedback now
-    const node = box.querySelector(`#ex-${CSS.escape(block.id)}-fb${i}`);
-    const feedback = node ? spokenText(node) : ""; // each formula once, not its TeX source
-    announce(first ? `${feedback} ${t("ex.answerShown")}` : feedback);
+    announce(spoken(box, block, i, wasOpen));
   });
   progress.subscribe(refresh);
 

@@ -1,6 +1,7 @@
 // Each figure's "try it" tasks inside the figure, where the reader is looking while doing them:
-// a compact checklist between the figure's title and its controls, one line per task (the
-// first clause of the task's own text in the lesson), with one tick per stage. The ticks are the
+// a compact checklist between the figure's title and its controls, one line per stage (the
+// first clause of the stage's own paragraph in the lesson: a task of n stages says them in n
+// paragraphs), each with its tick. The ticks are the
 // try-its' own (lib/tries.js decides, lib/progress.js keeps them), so both places tick together.
 // Each line links to the full task in the text, and the task in the text links back here; the
 // URL hash is the page's state, so these links scroll and move the focus instead of navigating.
@@ -47,11 +48,24 @@ export function createFigureTasks({ progress, t, root = document }) {
   let shown = []; // [{id, figure, stages}]
   const ticked = new Map(); // task id → its stages' ticks as last drawn, to flash the new ones
 
-  function taskLine(task) {
-    const ticks = task.when.map((_, i) => `<span class="ft-tick" data-stage="${i}"></span>`).join("");
-    return `<li class="ft-task" data-task="${esc(task.id)}"><span class="ft-ticks" aria-hidden="true">${ticks}</span>`
+  /** The task's paragraphs in the text, one per stage (or one for them all). */
+  const paragraphs = (task) => [...root.querySelectorAll(`#try-${CSS.escape(task.id)} .try-body > p`)];
+
+  /** A line for the stages `stages` of a task (all of them, or one). */
+  function taskLine(task, stages) {
+    const ticks = stages.map((i) => `<span class="ft-tick" data-stage="${i}"></span>`).join("");
+    return `<li class="ft-task" data-task="${esc(task.id)}" data-stages="${stages.join(",")}">`
+      + `<span class="ft-ticks" aria-hidden="true">${ticks}</span>`
       + `<a class="ft-link" href="#try-${esc(task.id)}" data-jump="try-${esc(task.id)}">`
       + `<span class="ft-text"></span><span class="sr-only ft-state"></span></a></li>`;
+  }
+
+  /** The lines of a task, each [stages, its paragraph]: one per stage when the text has them. */
+  function taskLines(task) {
+    const ps = paragraphs(task);
+    const all = task.when.map((_, i) => i);
+    if (all.length > 1 && ps.length >= all.length) return all.map((i) => [[i], ps[i]]);
+    return [[all, ps[0]]];
   }
 
   function render(tasks) {
@@ -68,14 +82,13 @@ export function createFigureTasks({ progress, t, root = document }) {
       box.tabIndex = -1;
       box.setAttribute("role", "group");
       box.setAttribute("aria-labelledby", `${box.id}-h`);
+      const lines = mine.flatMap((task) => taskLines(task).map(([stages, p]) => ({ task, stages, p })));
       box.innerHTML = `<p class="fig-tasks-head" id="${box.id}-h">${esc(t("tasks.head"))}</p>`
-        + `<ol class="fig-tasks-list">${mine.map(taskLine).join("")}</ol>`;
-      for (const task of mine) {
-        const p = root.querySelector(`#try-${CSS.escape(task.id)} .try-body p`);
-        const text = box.querySelector(`[data-task="${CSS.escape(task.id)}"] .ft-text`);
-        if (p) text.appendChild(firstClause(p));
+        + `<ol class="fig-tasks-list">${lines.map((l) => taskLine(l.task, l.stages)).join("")}</ol>`;
+      box.querySelectorAll(".ft-text").forEach((text, i) => {
+        if (lines[i].p) text.appendChild(firstClause(lines[i].p));
         else text.textContent = t("try.label");
-      }
+      });
       const body = fig.querySelector(".fig-body");
       fig.insertBefore(box, body ?? null);
     }
@@ -84,15 +97,18 @@ export function createFigureTasks({ progress, t, root = document }) {
 
   function refresh({ flash = true } = {}) {
     for (const task of shown) {
-      const line = root.querySelector(`.ft-task[data-task="${CSS.escape(task.id)}"]`);
-      if (!line) continue;
       const now = task.when.map((_, i) => progress.ticked(task.id, i));
       const before = ticked.get(task.id) ?? now;
-      line.querySelectorAll(".ft-tick").forEach((tick, i) => tick.classList.toggle("met", now[i]));
-      const done = now.filter(Boolean).length;
-      line.classList.toggle("is-done", done === now.length);
-      line.querySelector(".ft-state").textContent = ` (${t("tasks.state", { done, of: now.length })})`;
-      if (flash && now.some((met, i) => met && !before[i])) flashOnce(line);
+      for (const line of root.querySelectorAll(`.ft-task[data-task="${CSS.escape(task.id)}"]`)) {
+        const stages = line.dataset.stages.split(",").map(Number);
+        line.querySelectorAll(".ft-tick").forEach((tick, i) => tick.classList.toggle("met", now[stages[i]]));
+        const done = stages.filter((i) => now[i]).length;
+        line.classList.toggle("is-done", done === stages.length);
+        line.querySelector(".ft-state").textContent = stages.length === 1 && now.length > 1
+          ? ` (${t("tasks.stageState", { n: stages[0] + 1, of: now.length, state: t(now[stages[0]] ? "try.met" : "try.notyet") })})`
+          : ` (${t("tasks.state", { done, of: stages.length })})`;
+        if (flash && stages.some((i) => now[i] && !before[i])) flashOnce(line);
+      }
       ticked.set(task.id, now);
     }
   }

@@ -10,7 +10,7 @@ import { encodeValue } from "./state.js";
 
 const esc = escapeHTML;
 const MAX_SHOWN = 40; // characters of a bad value shown; a link can hold anything
-const MAX_ITEMS = 6; // pieces listed; the rest are counted
+const MAX_ITEMS = 6; // pieces listed at first; a button shows the rest
 
 const clip = (text) => (text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN - 1)}…` : text);
 
@@ -35,6 +35,8 @@ export function rangeText(spec, t) {
 export function problemText(problem, { t, store, numbers }) {
   const { key, fig, spec, given, reason } = problem;
   if (reason === "unknown") return t("notice.unknown", { key: clip(key) });
+  if (reason === "unreadable") return t("notice.unreadable", { piece: clip(key) });
+  if (reason === "place") return t("notice.place", { piece: clip(key) });
   if (!spec) return t("notice.malformed", { piece: clip(`${key}=${given}`) });
   const setting = fig ? t("notice.setting", { key, n: numbers[fig] ?? "?" }) : key;
   const value = fig ? store.settings(fig)[spec.name] : store.state.lang;
@@ -50,6 +52,7 @@ export function problemText(problem, { t, store, numbers }) {
  */
 export function createNotice(region, { t, store, numbers }) {
   let problems = [];
+  let expanded = false; // the reader asked for every piece, not the first MAX_ITEMS
 
   function render() {
     if (!region) return;
@@ -58,14 +61,25 @@ export function createNotice(region, { t, store, numbers }) {
       region.classList.remove("is-shown");
       return;
     }
-    const items = problems.slice(0, MAX_ITEMS).map((p) => `<li>${esc(problemText(p, { t, store, numbers }))}</li>`);
-    if (problems.length > MAX_ITEMS) items.push(`<li>${esc(t("notice.more", { n: problems.length - MAX_ITEMS }))}</li>`);
+    const shown = expanded ? problems : problems.slice(0, MAX_ITEMS);
+    const items = shown.map((p) => `<li>${esc(problemText(p, { t, store, numbers }))}</li>`);
+    const rest = problems.length - shown.length;
+    const more = rest > 0 ? `<button type="button" class="btn link-notice-more">`
+      + `${esc(t("notice.more", { n: rest }))}</button>` : "";
     region.innerHTML = `<div class="link-notice-text"><p class="link-notice-title">${esc(t("notice.title"))}</p>`
-      + `<ul>${items.join("")}</ul></div>`
+      + `<ul>${items.join("")}</ul>${more}</div>`
       + `<button type="button" class="btn link-notice-close" aria-label="${esc(t("notice.closeLabel"))}">`
       + `<span aria-hidden="true">×</span> ${esc(t("notice.close"))}</button>`;
     region.querySelector(".link-notice-close").addEventListener("click", dismiss);
+    region.querySelector(".link-notice-more")?.addEventListener("click", showAll);
     region.classList.add("is-shown");
+  }
+
+  function showAll() {
+    expanded = true;
+    render();
+    region.querySelectorAll("li")[MAX_ITEMS]?.setAttribute("tabindex", "-1");
+    region.querySelectorAll("li")[MAX_ITEMS]?.focus(); // the focus stays in the notice, on what is new
   }
 
   function dismiss() {
@@ -82,6 +96,7 @@ export function createNotice(region, { t, store, numbers }) {
   return {
     show(list) {
       problems = [...(list ?? [])];
+      expanded = false;
       render();
     },
     /** One more piece found wrong later (e.g. FIG 2's step beyond the server's limit). */

@@ -78,16 +78,24 @@ export const LANG_SPEC = Object.freeze({ name: "lang", kind: "choice", choices: 
 /**
  * `{lang, figs, problems}` from a hash string. Every piece stands alone: one that is malformed
  * (a broken % escape), unknown or out of its range is left out and reported in `problems`
- * ([{key, given, reason: "malformed" | "unknown" | "invalid", fig?, spec?}]; key is the
- * setting's name when it could be read), and every other piece is kept.
+ * ([{key, given, reason: "malformed" | "unknown" | "invalid" | "unreadable", fig?, spec?}]; key
+ * is the setting's name when it could be read; "unreadable": no `key=value` at all), and every
+ * other piece is kept.
  */
 export function decodeHash(hash, specs) {
   const out = { lang: undefined, figs: {}, problems: [] };
   const text = hash.replace(/^#/, "");
-  if (!text.includes("=")) return out;
+  if (!text.includes("=")) {
+    // a place on the page (#s-why), unless it cannot even be read (a link cut mid-escape: #%%)
+    if (text && decode(text) === undefined) out.problems.push({ key: text, reason: "unreadable" });
+    return out;
+  }
   for (const part of text.split("&")) {
     const eq = part.indexOf("=");
-    if (eq < 0) continue;
+    if (eq < 0) {
+      if (part) out.problems.push({ key: part, reason: "unreadable" }); // "&junk&": no setting=value
+      continue;
+    }
     const piece = readPiece(part.slice(0, eq), part.slice(eq + 1), specs);
     if (piece.problem) out.problems.push(piece.problem);
     else if (piece.fig === null) out.lang = piece.value;

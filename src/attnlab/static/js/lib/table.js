@@ -66,7 +66,10 @@ export function tableScene(svg, { x: left = 0, y: top = 0, size = 360, tableCm }
       }
       place(g, b.pos);
       const set = ([px, py]) => {
-        b.pos = [clamp(x.invert(px), 0, tableCm), clamp(y.invert(py), 0, tableCm)];
+        // the whole block stays on the table (its centre half a block from the edge), never
+        // hanging over the instruction or the axis labels
+        const edge = BLOCK_CM / 2;
+        b.pos = [clamp(x.invert(px), edge, tableCm - edge), clamp(y.invert(py), edge, tableCm - edge)];
         place(g, b.pos);
         onMove(i, [...b.pos]);
       };
