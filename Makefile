@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup serve train test lint bench browser nginx systemd clean widgets notebook
+.PHONY: setup serve train test lint bench browser nginx systemd clean widgets page notebook
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -53,6 +53,11 @@ $(WIDGET_TOOLS): widgets/package-lock.json
 # Rebuild the bundles in src/attnlab/widgets/bundles after a view, lib module or sheet changed.
 widgets: $(WIDGET_TOOLS)
 	cd widgets && node build.mjs
+
+# Rebuild the page's bundle in src/attnlab/static/bundle (what `attnlab serve` sends) after a page
+# module, a sheet or index.html's page block changed: tests/web/test_page_bundle.py fails when stale.
+page: $(WIDGET_TOOLS)
+	cd widgets && node page.mjs
 
 # Store the tutorial's outputs (its PNGs and text, for readers without a kernel) after a figure,
 # its drawing or the notebook changed: tests/widgets/test_notebook.py fails when they are stale.

@@ -3,6 +3,9 @@
 Handlers are thin: read the raw settings, let `attnlab.figures.compute_figure` validate and
 compute, return its plain data. Each figure gets its own GET and POST route so that
 `/openapi.json` shows its typed, bounded settings; a catch-all answers unknown names with 404.
+Answers come through `FigureAnswers` (figure_answers.py): asked for by anyone in the last
+seconds, they are sent again without a compute. `GET /api/figures-at-defaults` is every figure
+at its defaults in one answer, what a page opening the lesson needs first.
 """
 
 from __future__ import annotations
@@ -12,11 +15,13 @@ from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 
-from attnlab.figures import compute_figure, describe_figure
+from attnlab.figures import describe_figure
+from attnlab.web.answer_cache import AnswerCache
 from attnlab.web.config import WebSettings
-from attnlab.web.inputs import body_settings, checked, query_settings
+from attnlab.web.figure_answers import FigureAnswers
+from attnlab.web.inputs import body_settings, query_settings
 from attnlab.web.schemas import (
     error_responses,
     figure_answer_schema,
@@ -31,6 +36,12 @@ def figures_router(figures: dict[str, ModuleType], limits: WebSettings) -> APIRo
     router = APIRouter(prefix="/api", tags=["figures"])
     listing = [describe_figure(name) for name in figures]
     listing_schema = {"type": "array", "items": {"type": "object", "required": list(listing[0])}}
+    cache = AnswerCache(
+        max_entries=limits.answer_cache_entries,
+        max_bytes=limits.answer_cache_bytes,
+        ttl_s=limits.answer_cache_s,
+    )
+    answers = FigureAnswers(figures, cache)
 
     @router.get(
         "/figures",
@@ -41,8 +52,24 @@ def figures_router(figures: dict[str, ModuleType], limits: WebSettings) -> APIRo
     def list_figures() -> JSONResponse:
         return JSONResponse(listing)
 
+    @router.get(
+        "/figures-at-defaults",
+        summary="Every figure's data at its default settings, in one answer (a page's first)",
+        responses={200: json_response("{figure: its answer at the defaults}", {"type": "object"})}
+        | error_responses(),
+    )
+    def at_defaults(request: Request) -> Response:
+        packed = answers.at_defaults()
+        headers = {"ETag": packed.etag, "Cache-Control": "no-cache", "Vary": "Accept-Encoding"}
+        if packed.etag in request.headers.get("if-none-match", ""):
+            return Response(status_code=304, headers=headers)
+        if "gzip" in request.headers.get("accept-encoding", ""):
+            headers["Content-Encoding"] = "gzip"  # made once; the GZipMiddleware passes it on
+            return Response(packed.gzipped, media_type="application/json", headers=headers)
+        return Response(packed.body, media_type="application/json", headers=headers)
+
     for name, module in figures.items():
-        _add_figure_routes(router, name, module, limits)
+        _add_figure_routes(router, name, module, limits, answers)
 
     @router.api_route("/figures/{name}", methods=["GET", "POST"], include_in_schema=False)
     def unknown_figure(name: str) -> None:
@@ -52,18 +79,19 @@ def figures_router(figures: dict[str, ModuleType], limits: WebSettings) -> APIRo
 
 
 def _add_figure_routes(
-    router: APIRouter, name: str, module: ModuleType, limits: WebSettings
+    router: APIRouter, name: str, module: ModuleType, limits: WebSettings, answers: FigureAnswers
 ) -> None:
     model = settings_model(name, module.PARAMS)
     summary = (module.__doc__ or name).strip().splitlines()[0]
 
-    def get_figure(request: Request) -> JSONResponse:
-        return JSONResponse(checked("query", compute_figure, name, query_settings(request)))
+    def get_figure(request: Request) -> Response:
+        body = answers.encoded(name, query_settings(request), "text", "query")
+        return Response(body, media_type="application/json")
 
-    async def post_figure(request: Request) -> JSONResponse:
+    async def post_figure(request: Request) -> Response:
         raw: dict[str, Any] = await body_settings(request, limits.max_body_bytes)
-        answer = await run_in_threadpool(checked, "body", compute_figure, name, raw, "json")
-        return JSONResponse(answer)
+        body = await run_in_threadpool(answers.encoded, name, raw, "json", "body")
+        return Response(body, media_type="application/json")
 
     path = f"/figures/{name}"
     answer = {200: json_response(f"the {name} figure's data", figure_answer_schema(name))}
