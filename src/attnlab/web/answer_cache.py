@@ -45,7 +45,8 @@ class AnswerCache:
         self.max_entries, self.max_bytes, self.ttl_s = max_entries, max_bytes, ttl_s
         self._clock = clock
         self._lock = threading.Lock()
-        self._kept: OrderedDict[Hashable, tuple[float, bytes]] = OrderedDict()  # key → (expiry, answer)
+        # key → (expiry, answer), least recently used first
+        self._kept: OrderedDict[Hashable, tuple[float, bytes]] = OrderedDict()
         self._bytes = 0
         self._flying: dict[Hashable, Future[bytes]] = {}
         self._hits = 0

@@ -31,6 +31,7 @@ from attnlab.web.page_html import LessonPage
 from attnlab.web.presence_api import presence_router
 from attnlab.web.readercost import figure_request_cpu_s
 from attnlab.web.static_files import LessonStaticFiles
+from attnlab.web.strings_api import strings_router
 from attnlab.web.tokens_api import tokens_router
 from attnlab.web.training_socket import training_router
 
@@ -72,6 +73,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     app.include_router(figures_router(figure_modules(), limits))
     app.include_router(claims_router())
     app.include_router(lesson_router())
+    app.include_router(strings_router(limits.static_dir / "i18n"))  # the page's strings, one language
     app.include_router(tokens_router())  # FIG 7: the reader's frame, the timed layer
     app.include_router(training_router())
     app.include_router(health_router())  # GET /healthz, for a service manager or a monitor
