@@ -102,7 +102,7 @@ def record(base: str) -> list[Recorded]:
     with launch_browser() as browser:
         context = browser.new_context(viewport=VIEWPORT, locale="en-US")
         page = context.new_page()
-        page.on("request", seen.append)
+        page.on("request", lambda request: seen.append(request))
         page.goto(f"{base}/", timeout=RECORD_LIMIT_S * 1000)
         page.wait_for_selector("html.is-ready", timeout=RECORD_LIMIT_S * 1000)
         count, end = -1, time.monotonic() + RECORD_LIMIT_S

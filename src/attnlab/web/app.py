@@ -73,7 +73,9 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     app.include_router(figures_router(figure_modules(), limits))
     app.include_router(claims_router())
     app.include_router(lesson_router())
-    app.include_router(strings_router(limits.static_dir / "i18n"))  # the page's strings, one language
+    app.include_router(
+        strings_router(limits.static_dir / "i18n")
+    )  # the page's strings, one language
     app.include_router(tokens_router())  # FIG 7: the reader's frame, the timed layer
     app.include_router(training_router())
     app.include_router(health_router())  # GET /healthz, for a service manager or a monitor

@@ -10,7 +10,6 @@ per process (the engine is deterministic) and kept gzipped, with its ETag.
 from __future__ import annotations
 
 import gzip
-import hashlib
 import json
 import threading
 from collections.abc import Iterable
@@ -23,6 +22,7 @@ from attnlab.figures import compute_figure, figure_module
 from attnlab.params import Source, validate
 from attnlab.web.answer_cache import AnswerCache
 from attnlab.web.inputs import checked
+from attnlab.web.revalidate import etag_of
 
 
 @dataclass(frozen=True)
@@ -60,7 +60,6 @@ class FigureAnswers:
                     for name in self.names
                 ]
                 body = b"{" + b",".join(parts) + b"}"
-                digest = hashlib.sha256(body).hexdigest()[:20]
                 packed = gzip.compress(body, compresslevel=9, mtime=0)
-                self._defaults = Packed(body, packed, f'"{digest}"')
+                self._defaults = Packed(body, packed, etag_of(body))
             return self._defaults

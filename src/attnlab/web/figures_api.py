@@ -22,6 +22,7 @@ from attnlab.web.answer_cache import AnswerCache
 from attnlab.web.config import WebSettings
 from attnlab.web.figure_answers import FigureAnswers
 from attnlab.web.inputs import body_settings, query_settings
+from attnlab.web.revalidate import revalidated
 from attnlab.web.schemas import (
     error_responses,
     figure_answer_schema,
@@ -60,13 +61,13 @@ def figures_router(figures: dict[str, ModuleType], limits: WebSettings) -> APIRo
     )
     def at_defaults(request: Request) -> Response:
         packed = answers.at_defaults()
-        headers = {"ETag": packed.etag, "Cache-Control": "no-cache", "Vary": "Accept-Encoding"}
-        if packed.etag in request.headers.get("if-none-match", ""):
-            return Response(status_code=304, headers=headers)
-        if "gzip" in request.headers.get("accept-encoding", ""):
-            headers["Content-Encoding"] = "gzip"  # made once; the GZipMiddleware passes it on
-            return Response(packed.gzipped, media_type="application/json", headers=headers)
-        return Response(packed.body, media_type="application/json", headers=headers)
+        return revalidated(
+            request,
+            packed.body,
+            media_type="application/json",
+            etag=packed.etag,
+            gzipped=packed.gzipped,
+        )
 
     for name, module in figures.items():
         _add_figure_routes(router, name, module, limits, answers)

@@ -10,17 +10,16 @@ the page without a build; the source files are served in both modes (/static/js/
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import re
 from pathlib import Path
 
-from starlette.datastructures import Headers
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, Response
+from starlette.responses import Response
 
-from attnlab.web.static_files import BUNDLE_DIR, REVALIDATE
+from attnlab.web.revalidate import revalidated
+from attnlab.web.static_files import BUNDLE_DIR
 
 log = logging.getLogger("attnlab.web")
 BLOCK = re.compile(r"<!-- page:begin.*?<!-- page:end -->", re.S)
@@ -65,14 +64,4 @@ class LessonPage:
         return self._built
 
     def response(self, request: Request) -> Response:
-        body = self.html()
-        etag = f'"{hashlib.sha256(body).hexdigest()[:20]}"'
-        headers = {"Cache-Control": REVALIDATE, "ETag": etag}
-        if etag in _asked_tags(request.headers):
-            return Response(status_code=304, headers=headers)
-        return HTMLResponse(body, headers=headers)
-
-
-def _asked_tags(headers: Headers) -> list[str]:
-    asked = headers.get("if-none-match", "")
-    return [tag.strip().removeprefix("W/") for tag in asked.split(",") if tag.strip()]
+        return revalidated(request, self.html(), media_type="text/html; charset=utf-8")

@@ -8,7 +8,6 @@ on the next load; the answer carries an ETag (304 when the page has it already).
 
 from __future__ import annotations
 
-import hashlib
 import json
 from functools import lru_cache
 from pathlib import Path
@@ -18,6 +17,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from attnlab.catalogues import one_language, read_catalogues
+from attnlab.web.revalidate import etag_of, revalidated
 from attnlab.web.schemas import error_responses, json_response
 
 Lang = Literal["en", "zh"]
@@ -35,10 +35,7 @@ def strings_router(folder: Path) -> APIRouter:
     def strings(lang: Lang, request: Request) -> Response:
         stamp = tuple(sorted((p.name, p.stat().st_mtime_ns) for p in folder.glob("*.json")))
         body, etag = _encoded(folder, lang, stamp)
-        headers = {"ETag": etag, "Cache-Control": "no-cache"}
-        if etag in request.headers.get("if-none-match", ""):
-            return Response(status_code=304, headers=headers)
-        return Response(body, media_type="application/json", headers=headers)
+        return revalidated(request, body, media_type="application/json", etag=etag)
 
     return router
 
@@ -48,4 +45,4 @@ def _encoded(folder: Path, lang: str, stamp: tuple[tuple[str, int], ...]) -> tup
     """The answer's bytes and ETag for the files as `stamp` names them."""
     text = one_language(read_catalogues([folder]), lang)
     body = json.dumps(text, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    return body, f'"{hashlib.sha256(body).hexdigest()[:20]}"'
+    return body, etag_of(body)
