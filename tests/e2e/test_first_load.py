@@ -9,7 +9,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from conftest import VIEWPORT, Recorder, run_server
+
+from tests.e2e.conftest import VIEWPORT, Recorder, run_server
 
 pytestmark = pytest.mark.e2e
 
