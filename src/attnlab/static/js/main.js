@@ -60,9 +60,12 @@ function wireContents() {
   }
 }
 
-function wireLanguageSwitch(store) {
+function wireLanguageSwitch(store, prefetch) {
   for (const b of document.querySelectorAll("[data-set-lang]")) {
     b.addEventListener("click", () => store.setLang(b.dataset.setLang));
+    // a reader about to switch: the other language is fetched while the pointer or focus is on
+    // the button, not by every page that opens (a class at once would fetch both languages)
+    for (const type of ["pointerenter", "focus"]) b.addEventListener(type, () => prefetch(b.dataset.setLang));
   }
 }
 
@@ -106,6 +109,11 @@ function startLesson({ store, t, announce, markSymbols, numbers }) {
       }
       panel.render();
       panel.start();
+    },
+    /** Start fetching language `lang`'s strings and text (a failure is reported on the switch). */
+    prefetch(lang) {
+      loadStrings(lang);
+      lesson.load(lang).catch(() => {});
     },
     /** Everything that changes with the language, in one step that keeps the reader's place. */
     async switchTo(lang, change) {
@@ -204,7 +212,7 @@ async function start() {
   });
 
   wireContents();
-  wireLanguageSwitch(store);
+  wireLanguageSwitch(store, (lang) => text.prefetch(lang));
   writeURL();
   await text.show(); // the figures work meanwhile; the text arrives in a moment
   document.documentElement.classList.add("is-ready");
