@@ -241,11 +241,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--learners", type=int, default=40)
     parser.add_argument("--connections", type=int, default=6)
+    parser.add_argument("--bundle-only", action="store_true", help="skip the sources' reference")
     args = parser.parse_args()
     if not 1 <= args.learners <= 200 or not 1 <= args.connections <= 16:
         raise SystemExit("--learners must be within 1..200 and --connections within 1..16")
     print(f"load average before: {loadavg()} on {os.cpu_count()} cores")
     bundle = measure(False, args.learners, args.connections)
+    if args.bundle_only:
+        print(f"\nload average after: {loadavg()}")
+        return
     sources = measure(True, args.learners, args.connections)
     print(f"\nload average after: {loadavg()}")
     print(
