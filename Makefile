@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup serve train test lint bench browser nginx systemd clean widgets notebook font
+.PHONY: setup serve train test lint bench browser nginx systemd clean widgets page notebook font
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -58,6 +58,11 @@ widgets: $(WIDGET_TOOLS)
 # character: tests/test_webfont.py fails until then. Needs Debian's fonts-noto-cjk (the source).
 font: $(STAMP) browser
 	$(BIN)/python -m attnlab.webfont
+
+# Rebuild the page's bundle in src/attnlab/static/bundle (what `attnlab serve` sends) after a page
+# module, a sheet or index.html's page block changed: tests/web/test_page_bundle.py fails when stale.
+page: $(WIDGET_TOOLS)
+	cd widgets && node page.mjs
 
 # Store the tutorial's outputs (its PNGs and text, for readers without a kernel) after a figure,
 # its drawing or the notebook changed: tests/widgets/test_notebook.py fails when they are stale.

@@ -2,7 +2,7 @@
 // adapter (src/adapter.js) into one ES module per widget, as anywidget loads them, and the
 // page's figure styles into one sheet scoped to the widget's root:
 //   node build.mjs [OUT_DIR]        (default: ../src/attnlab/widgets/bundles)
-// The page itself runs the same modules unbundled. Some modules are put in place of the page's
+// The page's own bundle is page.mjs's. Some modules are put in place of the page's
 // own for the views: lib/viewstrings.js (catalogues come from the kernel, not a fetch),
 // lib/trainsocket.js (FIG 2 talks to the kernel over the widget's comm, not a WebSocket), and
 // lib/layertiming.js and lib/framepicker.js (FIG 7's timing and frame upload ask the kernel).

@@ -13,6 +13,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
+from starlette.middleware.gzip import GZipMiddleware
 
 from attnlab import __version__
 from attnlab.figures import figure_modules
@@ -26,13 +27,17 @@ from attnlab.web.health_api import health_router
 from attnlab.web.inputs import InputError, error_response, printable
 from attnlab.web.lesson_api import lesson_router
 from attnlab.web.methods import MethodsMiddleware
+from attnlab.web.page_html import LessonPage
 from attnlab.web.presence_api import presence_router
 from attnlab.web.readercost import figure_request_cpu_s
-from attnlab.web.static_files import LessonStaticFiles, file_response
+from attnlab.web.static_files import LessonStaticFiles
+from attnlab.web.strings_api import strings_router
 from attnlab.web.tokens_api import tokens_router
 from attnlab.web.training_socket import training_router
 
 log = logging.getLogger("attnlab.web")
+GZIP_MIN_BYTES = 1024  # smaller answers fit a packet or two as they are
+GZIP_LEVEL = 6  # level 9 costs about twice the CPU for 1 % fewer bytes on the lesson's JSON
 
 
 def create_app(settings: WebSettings | None = None) -> FastAPI:
@@ -68,6 +73,9 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     app.include_router(figures_router(figure_modules(), limits))
     app.include_router(claims_router())
     app.include_router(lesson_router())
+    app.include_router(
+        strings_router(limits.static_dir / "i18n")
+    )  # the page's strings, one language
     app.include_router(tokens_router())  # FIG 7: the reader's frame, the timed layer
     app.include_router(training_router())
     app.include_router(health_router())  # GET /healthz, for a service manager or a monitor
@@ -77,6 +85,9 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     _add_page(app, limits)
     if limits.figure_delay_s:  # tests only: a slow server for the page's drags
         app.add_middleware(FigureDelay, delay_s=limits.figure_delay_s)
+    # Text answers (the lesson, strings, figures' data) gzipped for a browser that accepts it;
+    # the training socket, fonts and the bundle's own .gz files pass through as they are.
+    app.add_middleware(GZipMiddleware, minimum_size=GZIP_MIN_BYTES, compresslevel=GZIP_LEVEL)
     app.add_middleware(Guard, settings=limits)  # outside every route and the socket
     document_refusals(app)
     return app
@@ -115,10 +126,10 @@ def _add_page(app: FastAPI, limits: WebSettings) -> None:
         log.warning("no page files at %s: only the API is served", static)
         return
     app.mount("/static", LessonStaticFiles(directory=static), name="static")
+    page = LessonPage(static, sources=limits.page_sources)
 
     @app.get("/", include_in_schema=False)
-    def index() -> Response:
-        page = static / "index.html"
-        if not page.is_file():
+    def index(request: Request) -> Response:
+        if not page.path.is_file():
             return JSONResponse({"detail": "the page (static/index.html) is missing"}, 404)
-        return file_response(page)
+        return page.response(request)

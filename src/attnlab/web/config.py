@@ -6,14 +6,20 @@ another site could try to talk to it, and a forgotten browser tab must not train
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 # The page's files ship inside the package (see [tool.setuptools.package-data]).
 PACKAGE_STATIC = Path(__file__).resolve().parent.parent / "static"
 MAX_FIGURE_DELAY_S = 2.0  # a test's slow server, never a hang
+PAGE_SOURCES_ENV = "ATTNLAB_PAGE_SOURCES"  # "1": serve the page's modules unbundled (development)
+
+
+def _page_sources_asked() -> bool:
+    return os.environ.get(PAGE_SOURCES_ENV, "") == "1"
 
 
 @dataclass(frozen=True)
@@ -52,6 +58,11 @@ class WebSettings:
     trainer_factory: TrainConfig → a trainer with the `attnlab.tabletop.Trainer` interface,
         run in the worker processes (so importable by name); None means the real one.
     access_log: uvicorn logs one line per request (`serve --access-log`); off, only events.
+    answer_cache_entries / answer_cache_bytes / answer_cache_s: figure answers asked for by
+        anyone are kept this long, at most this many and this many bytes (web/answer_cache.py).
+    page_sources: serve index.html's source tags instead of the page's bundle (static/bundle,
+        `make page`); from ATTNLAB_PAGE_SOURCES=1 unless given, so `serve --workers N` passes
+        it to every server process.
     """
 
     max_steps: int = 20_000
@@ -82,6 +93,10 @@ class WebSettings:
     reader_expiry_s: float = 60.0
     max_readers: int = 2000
     figure_delay_s: float = 0.0
+    answer_cache_entries: int = 512
+    answer_cache_bytes: int = 32 * 1024 * 1024
+    answer_cache_s: float = 15.0
+    page_sources: bool = field(default_factory=_page_sources_asked)
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.figure_delay_s <= MAX_FIGURE_DELAY_S:

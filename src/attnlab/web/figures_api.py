@@ -3,6 +3,9 @@
 Handlers are thin: read the raw settings, let `attnlab.figures.compute_figure` validate and
 compute, return its plain data. Each figure gets its own GET and POST route so that
 `/openapi.json` shows its typed, bounded settings; a catch-all answers unknown names with 404.
+Answers come through `FigureAnswers` (figure_answers.py): asked for by anyone in the last
+seconds, they are sent again without a compute. `GET /api/figures-at-defaults` is every figure
+at its defaults in one answer, what a page opening the lesson needs first.
 """
 
 from __future__ import annotations
@@ -14,9 +17,12 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response
 
-from attnlab.figures import describe_figure, figure_json
+from attnlab.figures import describe_figure
+from attnlab.web.answer_cache import AnswerCache
 from attnlab.web.config import WebSettings
-from attnlab.web.inputs import body_settings, checked, query_settings
+from attnlab.web.figure_answers import FigureAnswers
+from attnlab.web.inputs import body_settings, query_settings
+from attnlab.web.revalidate import revalidated
 from attnlab.web.schemas import (
     error_responses,
     figure_answer_schema,
@@ -32,6 +38,12 @@ def figures_router(figures: dict[str, ModuleType], limits: WebSettings) -> APIRo
     router = APIRouter(prefix="/api", tags=["figures"])
     listing = [describe_figure(name) for name in figures]
     listing_schema = {"type": "array", "items": {"type": "object", "required": list(listing[0])}}
+    cache = AnswerCache(
+        max_entries=limits.answer_cache_entries,
+        max_bytes=limits.answer_cache_bytes,
+        ttl_s=limits.answer_cache_s,
+    )
+    answers = FigureAnswers(figures, cache)
 
     @router.get(
         "/figures",
@@ -42,9 +54,25 @@ def figures_router(figures: dict[str, ModuleType], limits: WebSettings) -> APIRo
     def list_figures() -> JSONResponse:
         return JSONResponse(listing)
 
+    @router.get(
+        "/figures-at-defaults",
+        summary="Every figure's data at its default settings, in one answer (a page's first)",
+        responses={200: json_response("{figure: its answer at the defaults}", {"type": "object"})}
+        | error_responses(),
+    )
+    def at_defaults(request: Request) -> Response:
+        packed = answers.at_defaults()
+        return revalidated(
+            request,
+            packed.body,
+            media_type="application/json",
+            etag=packed.etag,
+            gzipped=packed.gzipped,
+        )
+
     warm = WarmFigures()  # which answers are cheap enough for the event loop (web/warm.py)
     for name, module in figures.items():
-        _add_figure_routes(router, name, module, limits, warm)
+        _add_figure_routes(router, name, module, limits, answers, warm)
 
     @router.api_route("/figures/{name}", methods=["GET", "POST"], include_in_schema=False)
     async def unknown_figure(name: str) -> None:  # async: no thread for a 404
@@ -59,19 +87,24 @@ def _json(body: bytes) -> Response:
 
 
 def _add_figure_routes(
-    router: APIRouter, name: str, module: ModuleType, limits: WebSettings, warm: WarmFigures
+    router: APIRouter,
+    name: str,
+    module: ModuleType,
+    limits: WebSettings,
+    answers: FigureAnswers,
+    warm: WarmFigures,
 ) -> None:
     model = settings_model(name, module.PARAMS)
     summary = (module.__doc__ or name).strip().splitlines()[0]
 
     def get_figure(request: Request) -> Response:
-        return _json(checked("query", figure_json, name, query_settings(request)))
+        return _json(answers.encoded(name, query_settings(request), "text", "query"))
 
     async def post_figure(request: Request) -> Response:
         raw: dict[str, Any] = await body_settings(request, limits.max_body_bytes)
-        if warm.warm(name, raw):  # a few tenths of a ms: less than the hop to a thread
-            return _json(checked("body", figure_json, name, raw, "json"))
-        answer = await run_in_threadpool(checked, "body", figure_json, name, raw, "json")
+        if warm.warm(name, raw):  # a few tenths of a ms (or the cache's): less than the hop
+            return _json(answers.encoded(name, raw, "json", "body"))
+        answer = await run_in_threadpool(answers.encoded, name, raw, "json", "body")
         warm.answered(name, raw)
         return _json(answer)
 

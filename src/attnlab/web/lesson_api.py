@@ -3,13 +3,16 @@
 
 The text never waits for the engine. It comes with every number as a slot (`attnlab.lesson`,
 slots=True), pre-filled with the values measured so far; the page fills the others from
-`/api/claims/measured` as they arrive. The router's lifespan starts measuring when the server
+`/api/claims/measured` as they arrive. The text for a language and the values measured so far
+is built once and kept a few seconds (web/answer_cache.py): a class opening the page at once
+costs one build, not forty. The router's lifespan starts measuring when the server
 starts, so the numbers are usually there before a reader has scrolled to them; the few that need
 a seed sweep are measured once a page has asked for the text.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from functools import lru_cache
@@ -17,14 +20,18 @@ from typing import Annotated, Any, Literal, get_args
 
 from fastapi import APIRouter, FastAPI, Query, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 
 from attnlab.lesson import load_lesson, placeholders
 from attnlab.plain import plain
+from attnlab.web.answer_cache import AnswerCache
 from attnlab.web.claims_api import runner
+from attnlab.web.figure_answers import encode
 from attnlab.web.schemas import SNAPSHOT, error_responses, json_response, schema_of
 
 Lang = Literal["en", "zh"]
+TEXTS_KEPT = 8  # (language, values) answers: each about 0.12 MB
+TEXT_KEPT_S = 15.0
 
 
 @lru_cache(maxsize=1)
@@ -53,17 +60,20 @@ def lesson_router() -> APIRouter:
     router = APIRouter(prefix="/api", tags=["lesson"], lifespan=_measure_from_startup)
 
     text = json_response("the lesson: sections, glossary, try-its", lesson_schema())
+    built = AnswerCache(max_entries=TEXTS_KEPT, max_bytes=TEXTS_KEPT * 2**20, ttl_s=TEXT_KEPT_S)
 
     @router.get(
         "/lesson/{lang}",
         summary="The lesson's text, numbers as slots (en or zh)",
         responses={200: text} | error_responses(422),
     )
-    async def lesson(lang: Lang, request: Request) -> JSONResponse:
+    async def lesson(lang: Lang, request: Request) -> Response:
         measured = runner(request.app)
         measured.want_sweeps()  # a reader is here: the text's seed-sweep numbers are wanted now
         values = measured.values()
-        return JSONResponse(await run_in_threadpool(_lesson_answer, lang, values))
+        key = (lang, json.dumps(values, sort_keys=True, default=str))
+        body = await run_in_threadpool(built.get, key, lambda: encode(_lesson_answer(lang, values)))
+        return Response(body, media_type="application/json")
 
     @router.get(
         "/claims/measured",

@@ -4,6 +4,11 @@ the machine.
 Python's `mimetypes` reads the system's tables (and, on Windows, the registry, which often maps
 .js to text/plain): a browser refuses an ES module served as anything but JavaScript, so the
 types the page needs are fixed here.
+
+The page's bundle (`bundle/page-HASH.js`, widgets/page.mjs) is named by its content, so it is
+cached for good (`immutable`); every other file is revalidated on each load. A file with a `.gz`
+beside it made at build time is sent as that to a browser that accepts gzip (no compression per
+request); the rest of the text is compressed by the app's GZipMiddleware.
 """
 
 from __future__ import annotations
@@ -31,6 +36,9 @@ MIME_TYPES: dict[str, str] = {
     ".txt": "text/plain; charset=utf-8",
     ".md": "text/markdown; charset=utf-8",
 }
+REVALIDATE = "no-cache"  # the browser asks again on each load (ETag: a 304 when unchanged)
+FOREVER = "public, max-age=31536000, immutable"  # a name that never holds other bytes
+BUNDLE_DIR = "bundle"  # static/bundle: the page's content-named bundle
 
 
 def media_type(path: str | os.PathLike[str]) -> str:
@@ -38,18 +46,9 @@ def media_type(path: str | os.PathLike[str]) -> str:
     return MIME_TYPES.get(suffix) or mimetypes.guess_type(str(path))[0] or "text/plain"
 
 
-def file_response(path: str | os.PathLike[str], *, status_code: int = 200) -> FileResponse:
-    # no-cache: the browser revalidates (ETag) on each load, so an edited file shows at once.
-    return FileResponse(
-        path,
-        status_code=status_code,
-        media_type=media_type(path),
-        headers={"Cache-Control": "no-cache"},
-    )
-
-
 class LessonStaticFiles(StaticFiles):
-    """StaticFiles with our MIME table and revalidation on every load."""
+    """StaticFiles with our MIME table, revalidation on every load but for the bundle, and the
+    build's .gz of a file to a browser that accepts gzip."""
 
     def file_response(
         self,
@@ -58,13 +57,23 @@ class LessonStaticFiles(StaticFiles):
         scope: Scope,
         status_code: int = 200,
     ) -> Response:
+        request = Headers(scope=scope)
+        sent, encoding = Path(full_path), None
+        packed = sent.with_name(sent.name + ".gz")
+        if "gzip" in request.get("accept-encoding", "") and packed.is_file():
+            sent, encoding = packed, "gzip"
+            stat_result = packed.stat()
+        bundled = Path(full_path).parent.name == BUNDLE_DIR
+        headers = {"Cache-Control": FOREVER if bundled else REVALIDATE}
+        if encoding:  # (an identity answer gets its Vary from the GZipMiddleware)
+            headers |= {"Content-Encoding": encoding, "Vary": "Accept-Encoding"}
         response = FileResponse(
-            full_path,
+            sent,
             status_code=status_code,
             stat_result=stat_result,
             media_type=media_type(full_path),
-            headers={"Cache-Control": "no-cache"},
+            headers=headers,
         )
-        if self.is_not_modified(response.headers, Headers(scope=scope)):
+        if self.is_not_modified(response.headers, request):
             return NotModifiedResponse(response.headers)
         return response

@@ -17,7 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from attnlab.lesson import LANGS
+from attnlab.catalogues import Catalogues, read_catalogues
 
 BUNDLES = Path(__file__).parent / "bundles"
 CSS = BUNDLES / "widget.css"
@@ -38,20 +38,7 @@ def bundle(figure: str) -> Path:
 
 
 @lru_cache(maxsize=1)
-def strings() -> dict[str, dict[str, dict[str, str]]]:
-    """{group: {lang: {key: text}}}: "page" is <lang>.json over page.<lang>.json (as the page's
-    lib/i18n.js merges them); every other <group>.<lang>.json is a view group's catalogue."""
-    out: dict[str, dict[str, dict[str, Any]]] = {}
-    for folder in (PAGE_STRINGS, OWN_STRINGS):
-        for path in sorted(folder.glob("*.json")):
-            *group, lang = path.stem.split(".")
-            if lang not in LANGS:
-                continue
-            name = ".".join(group) or "page"
-            out.setdefault(name, {}).setdefault(lang, {}).update(
-                json.loads(path.read_text("utf-8"))
-            )
-    for lang in LANGS:  # the page catalogue's own keys win over the shell's (loadCatalogues)
-        main = json.loads((PAGE_STRINGS / f"{lang}.json").read_text("utf-8"))
-        out["page"][lang].update(main)
-    return out
+def strings() -> Catalogues:
+    """{group: {lang: {key: text}}}: the page's catalogues (attnlab.catalogues) and the
+    widgets' own."""
+    return read_catalogues((PAGE_STRINGS, OWN_STRINGS))

@@ -1,17 +1,19 @@
-// The page's controller: loads the figure descriptions, both string catalogues and the lesson's
-// text, builds each figure's shell from its description (lib/figureshells.js), the ONE state object (the URL hash wins over the defaults), mounts each figure
+// The page's controller: loads the figure descriptions, the reader's language's strings and the
+// lesson's text (the other language when the reader switches), every figure at its defaults in
+// one answer (lib/api.js), builds each figure's shell from its description (lib/figureshells.js), the ONE state object (the URL hash wins over the defaults), mounts each figure
 // view, puts the text around the figures, and wires the one-way flow
 //   reader's action → state (→ URL) → API → view.update(data) → "attnlab:figure-data" (try-its).
 // Views live in ./figures/<name>.js and export mount(root, ctx) → {update(data), relabel?(),
 // destroy?()}; ctx is documented in ./lib/view.js. The text: ./lib/lesson.js; the engine's
 // numbers for it and the "check the numbers" panel: ./lib/claimspanel.js.
 
-import { getJSON } from "./lib/api.js";
+import { askDefaults, getJSON } from "./lib/api.js";
+import { loadStrings, pageStrings } from "./lib/catalogues.js";
 import { expectClaimValues, publishClaimValues } from "./lib/claimvalues.js";
 import { createClaimsPanel } from "./lib/claimspanel.js";
 import { buildShells, figureNumbers, linkStyles } from "./lib/figureshells.js";
 import { initHighlight } from "./lib/highlight.js";
-import { applyI18n, browserLang, loadCatalogues, translator } from "./lib/i18n.js";
+import { applyI18n, browserLang, translator } from "./lib/i18n.js";
 import { createLesson, keepPlace } from "./lib/lesson.js";
 import { renderMath } from "./lib/math.js";
 import { createClassNotice } from "./lib/classnotice.js";
@@ -72,9 +74,12 @@ function wireContents() {
   }
 }
 
-function wireLanguageSwitch(store) {
+function wireLanguageSwitch(store, prefetch) {
   for (const b of document.querySelectorAll("[data-set-lang]")) {
     b.addEventListener("click", () => store.setLang(b.dataset.setLang));
+    // a reader about to switch: the other language is fetched while the pointer or focus is on
+    // the button, not by every page that opens (a class at once would fetch both languages)
+    for (const type of ["pointerenter", "focus"]) b.addEventListener(type, () => prefetch(b.dataset.setLang));
   }
 }
 
@@ -104,10 +109,10 @@ function startLesson({ store, t, announce, markSymbols, numbers }) {
     },
     counts: () => ({ tries: lesson.tries.count(), exercises: lesson.exercises.count() }),
   });
-  const other = (lang) => (lang === "en" ? "zh" : "en");
   return {
     lesson,
-    /** Render the text in the current language; fetch the other one for an instant switch. */
+    /** Render the text in the current language (the other is fetched when the reader switches:
+     *  a class opening the page at once sends one language, not two). */
     async show() {
       const lang = store.state.lang;
       try {
@@ -118,16 +123,22 @@ function startLesson({ store, t, announce, markSymbols, numbers }) {
       }
       panel.render();
       panel.start();
-      lesson.load(other(lang)).catch(() => {}); // a failure is reported when it is needed
+    },
+    /** Start fetching language `lang`'s strings and text (a failure is reported on the switch). */
+    prefetch(lang) {
+      loadStrings(lang);
+      lesson.load(lang).catch(() => {});
     },
     /** Everything that changes with the language, in one step that keeps the reader's place. */
     async switchTo(lang, change) {
       let text = null;
+      const strings = loadStrings(lang);
       try {
         text = await lesson.load(lang);
       } catch (error) {
         showError(t("page.lessonError", { message: error.message || String(error) }));
       }
+      await strings;
       if (store.state.lang !== lang) return; // the reader switched again meanwhile
       keepPlace(() => {
         change();
@@ -139,15 +150,16 @@ function startLesson({ store, t, announce, markSymbols, numbers }) {
 }
 
 async function start() {
-  // The text is fetched at once, beside the catalogues and the figures' settings.
+  // The text is fetched at once, beside the strings, the figures' settings and their first data.
   const firstLang = decodeHash(window.location.hash, {}).lang ?? browserLang();
   const firstText = getJSON(`/api/lesson/${firstLang}`);
   firstText.catch(() => {}); // a failure is reported when the text is shown
-  const [catalogues, figures] = await Promise.all([loadCatalogues(), loadFigureList()]);
+  askDefaults(); // every figure at its defaults, one request: the views' first answers
+  const [, figures] = await Promise.all([loadStrings(firstLang), loadFigureList()]);
   const numbers = figureNumbers(figures.list);
   const [views] = await Promise.all([figureViews(buildShells(figures.list), figures.list), linkStyles(figures.list)]);
   const store = createStore(views.specs, { hash: window.location.hash, lang: browserLang() });
-  const t = translator(catalogues, () => store.state.lang);
+  const t = translator(pageStrings, () => store.state.lang);
   const markSymbols = initHighlight(document);
   const announce = createAnnouncer(document.getElementById("announcer"));
   const notice = createNotice(document.getElementById("link-notice"), { t, store, numbers });
@@ -219,7 +231,7 @@ async function start() {
   wireContents();
   const navCue = watchOverflow(document.querySelector("nav.contents"));
   document.addEventListener("attnlab:lang", () => requestAnimationFrame(navCue));
-  wireLanguageSwitch(store);
+  wireLanguageSwitch(store, (lang) => text.prefetch(lang));
   writeURL();
   await text.show(); // the figures work meanwhile; the text arrives in a moment
   missingPlace(window.location.hash).forEach((problem) => notice.add(problem)); // ids in the text too

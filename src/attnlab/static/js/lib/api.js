@@ -1,6 +1,8 @@
 // Transport to the figure API (web contract: GET /api/figures, GET /api/figures/{name}?k=v).
 // A drag fires dozens of setting changes per second; `figureRequester` keeps at most one request
-// of a figure in flight and sends only the newest setting meanwhile (./latest.js).
+// of a figure in flight and sends only the newest setting meanwhile (./latest.js). The page asks
+// for every figure at its defaults in one request when it starts (askDefaults); a figure whose
+// first request is at its defaults takes its answer from there.
 
 import { latestOnly } from "./latest.js";
 
@@ -43,6 +45,27 @@ export function queryString(settings) {
     .join("&");
 }
 
+let atDefaults = null; // the promise of {figure: its answer at the defaults}, once asked
+
+/** Ask for every figure at its defaults (GET /api/figures-at-defaults), once. */
+export function askDefaults(url = "/api/figures-at-defaults") {
+  atDefaults ??= getJSON(url).catch(() => ({})); // without it, each figure asks on its own
+  return atDefaults;
+}
+
+/** Settings as sent, whatever the order of their names. */
+const sentAs = (settings) => queryString(Object.fromEntries(Object.entries(settings).sort(([a], [b]) => (a < b ? -1 : 1))));
+
+/** Figure `name`'s answer at the defaults, when `settings` are its defaults; taken once (a view
+ *  may keep and change the object it is given). */
+async function atDefaultsFor(name, settings) {
+  const every = atDefaults ? await atDefaults : {};
+  const answer = every[name];
+  if (!answer || sentAs(answer.settings) !== sentAs(settings)) return null;
+  delete every[name];
+  return answer;
+}
+
 /**
  * A requester for figure `name` (lib/latest.js: at most one request out, the newest setting
  * wins). request(settings) asks for the figure's data; onData(data, settings) gets each answer;
@@ -52,7 +75,8 @@ export function queryString(settings) {
 export function figureRequester(name, onData, { onError = () => {}, onBusy = () => {},
   base = "/api/figures" } = {}) {
   const url = (qs) => `${base}/${encodeURIComponent(name)}${qs ? `?${qs}` : ""}`;
-  return latestOnly((settings) => getJSON(url(queryString(settings))), {
+  const ask = async (settings) => (await atDefaultsFor(name, settings)) ?? getJSON(url(queryString(settings)));
+  return latestOnly(ask, {
     key: queryString, // what is sent: settings equal as sent are one request
     onAnswer: (data, settings) => onData(data, settings),
     onError: (error) => onError(error.message || String(error)),

@@ -9,9 +9,11 @@ import { html } from "./svg.js";
 
 /**
  * Link each figure's stylesheet after the shared ones (before lesson.css, which may override
- * them); resolves when all have loaded or failed.
+ * them); resolves when all have loaded or failed. The page's bundle (link[data-bundle],
+ * widgets/page.mjs) holds them already, in that place.
  */
 export function linkStyles(list, root = document) {
+  if (root.querySelector("link[data-bundle]")) return Promise.resolve([]);
   const anchor = root.querySelector('link[href$="/css/panels.css"]');
   let last = anchor;
   return Promise.all(list.map((f) => new Promise((resolve) => {

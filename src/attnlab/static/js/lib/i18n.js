@@ -1,5 +1,5 @@
 // Interface strings in two languages from one catalogue per language (static/i18n/en.json,
-// zh.json, each with page.<lang>.json beside it). Static markup names its string with
+// zh.json, each with page.<lang>.json beside it; loaded by ./catalogues.js). Static markup names its string with
 // data-i18n="key" (text) or data-i18n-attr="aria-label:key;title:key" (attributes); views call
 // t(key, {vars}).
 
@@ -13,29 +13,6 @@ export function browserLang() {
     if (LANGS.includes(base)) return base;
   }
   return "en";
-}
-
-/** One catalogue file, {} when it is missing (its keys then fall back to English or the key). */
-async function loadCatalogue(url) {
-  try {
-    const response = await fetch(url);
-    return response.ok ? await response.json() : {};
-  } catch {
-    return {};
-  }
-}
-
-/**
- * Both languages, fetched once so that switching language is instant: each language's page
- * catalogue (<lang>.json) merged with the page shell's own strings (page.<lang>.json: the link
- * notice, the figures' task lists), which add keys and never replace one.
- */
-export async function loadCatalogues(base = "/static/i18n") {
-  const entries = await Promise.all(LANGS.map(async (lang) => {
-    const [main, shell] = await Promise.all([`${lang}.json`, `page.${lang}.json`].map((f) => loadCatalogue(`${base}/${f}`)));
-    return [lang, { ...shell, ...main }];
-  }));
-  return Object.fromEntries(entries);
 }
 
 /**

@@ -1,22 +1,16 @@
 // Per-view string catalogues. The page's one catalogue (static/i18n/<lang>.json) is owned by the
 // page shell; a group of figure views can bring its own flat catalogue
 // static/i18n/<group>.<lang>.json and look strings up there first, then in the page's.
-// A view module loads its catalogue with top-level await, so the strings are there at mount.
+// A view module loads its catalogue with top-level await, so the strings are there at mount;
+// they come with the page's own, one language at a time (./catalogues.js).
 
+import { groupStrings } from "./catalogues.js";
 import { translator } from "./i18n.js";
-import { LANGS } from "./state.js";
 
-/** Both languages of catalogue `group` ({} for one that fails to load: keys fall through). */
-export async function loadViewStrings(group, base = "/static/i18n") {
-  const entries = await Promise.all(LANGS.map(async (lang) => {
-    try {
-      const response = await fetch(`${base}/${group}.${lang}.json`);
-      return [lang, response.ok ? await response.json() : {}];
-    } catch {
-      return [lang, {}];
-    }
-  }));
-  return Object.fromEntries(entries);
+/** The catalogues of `group`: {lang: {key: text}}, the reader's language loaded (the other is
+ *  added to the same object when the reader switches). */
+export function loadViewStrings(group) {
+  return groupStrings(group);
 }
 
 /**
