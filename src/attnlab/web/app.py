@@ -18,6 +18,7 @@ from attnlab import __version__
 from attnlab.figures import figure_modules
 from attnlab.trainpool.service import TrainingService
 from attnlab.web.claims_api import claims_router
+from attnlab.web.class_socket import class_router
 from attnlab.web.config import WebSettings
 from attnlab.web.figure_delay import FigureDelay
 from attnlab.web.figures_api import figures_router
@@ -29,6 +30,8 @@ from attnlab.web.methods import MethodsMiddleware
 from attnlab.web.presence_api import presence_router
 from attnlab.web.readercost import figure_request_cpu_s
 from attnlab.web.static_files import LessonStaticFiles, file_response
+from attnlab.web.teach_api import teach_router
+from attnlab.web.teacher_gate import TeacherGate
 from attnlab.web.tokens_api import tokens_router
 from attnlab.web.training_socket import training_router
 
@@ -72,11 +75,14 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     app.include_router(training_router())
     app.include_router(health_router())  # GET /healthz, for a service manager or a monitor
     app.include_router(presence_router())  # pages say they are open: readers in the capacity
+    app.include_router(class_router())  # a learner's page in a class (/ws/class)
+    app.include_router(teach_router())  # the teacher's view: its page, API and socket
     _add_error_handlers(app)
     app.add_middleware(MethodsMiddleware)  # HEAD, OPTIONS and a true Allow on every route
     _add_page(app, limits)
     if limits.figure_delay_s:  # tests only: a slow server for the page's drags
         app.add_middleware(FigureDelay, delay_s=limits.figure_delay_s)
+    app.add_middleware(TeacherGate, settings=limits)  # the teacher's routes: their token only
     app.add_middleware(Guard, settings=limits)  # outside every route and the socket
     document_refusals(app)
     return app

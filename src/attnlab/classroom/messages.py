@@ -1,0 +1,107 @@
+"""What a learner's page may say on /ws/class: one strict, bounded union on "type".
+
+- hello    {"seat": "<the page's random id>", "name": "…"}: first, once (the seat is given)
+- status   {"shown", "training", "queued"}: whenever one changes, and every ~15 s (alive)
+- progress {"tries": [ids], "exercises": {id: first option}}: the page's progress as it is
+- name     {"name": "…"}: the learner typed a display name (optional; "" takes it back)
+Ids must be the lesson's (`lessonids`), and a name is at most NAME_CHARS printable characters.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, Union
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+)
+
+from attnlab.classroom.lessonids import lesson_ids
+from attnlab.web.inputs import InputError
+
+NAME_CHARS = 24
+_STRICT = ConfigDict(strict=True, extra="forbid", frozen=True)
+_Name = Annotated[str, Field(max_length=NAME_CHARS)]
+
+
+def _printable(name: str) -> str:
+    if not all(c.isprintable() for c in name):
+        raise ValueError("a name holds printable characters only")
+    return name.strip()
+
+
+class Hello(BaseModel):
+    model_config = _STRICT
+    type: Literal["hello"]
+    seat: Annotated[str, Field(pattern=r"^[0-9a-f]{16,64}$")]
+    name: _Name = ""
+    _name = field_validator("name")(_printable)
+
+
+class Status(BaseModel):
+    model_config = _STRICT
+    type: Literal["status"]
+    shown: StrictBool
+    training: StrictBool = False
+    queued: StrictBool = False
+
+
+class Progress(BaseModel):
+    model_config = _STRICT
+    type: Literal["progress"]
+    tries: Annotated[list[str], Field(max_length=64)] = []
+    exercises: Annotated[dict[str, StrictInt], Field(max_length=64)] = {}
+
+    @field_validator("tries")
+    @classmethod
+    def _known_tries(cls, ids: list[str]) -> list[str]:
+        unknown = sorted(set(ids) - lesson_ids().try_ids)
+        if unknown:
+            raise ValueError(f"not a try-it of the lesson: {unknown[0][:40]!r}")
+        return ids
+
+    @field_validator("exercises")
+    @classmethod
+    def _known_options(cls, chosen: dict[str, int]) -> dict[str, int]:
+        for exercise, option in chosen.items():
+            if not 0 <= option < lesson_ids().options(exercise):
+                raise ValueError(f"no option {option} in exercise {exercise[:40]!r}")
+        return chosen
+
+
+class Name(BaseModel):
+    model_config = _STRICT
+    type: Literal["name"]
+    name: _Name
+    _name = field_validator("name")(_printable)
+
+
+LearnerMessage = Hello | Status | Progress | Name
+_UNION: TypeAdapter[LearnerMessage] = TypeAdapter(
+    Annotated[Union[Hello, Status, Progress, Name], Field(discriminator="type")]  # noqa: UP007
+)
+
+
+def parse_learner(text: str) -> LearnerMessage:
+    """One text frame → its message, or InputError(("message", field), sentence)."""
+    try:
+        return _UNION.validate_json(text)
+    except ValidationError as err:
+        first = err.errors(include_url=False)[0]
+        where = str(first["loc"][1]) if len(first["loc"]) > 1 else "type"
+        if first["type"] == "json_invalid":
+            return _refuse("message", f"invalid JSON: {first['msg']}")
+        if where == "type" and len(first["loc"]) < 2:
+            return _refuse("type", 'expected a JSON object whose "type" is hello, status, '
+                           "progress or name")  # fmt: skip
+        return _refuse(where, f"{where}: {first['msg']}")
+
+
+def _refuse(where: str, sentence: str) -> LearnerMessage:
+    raise InputError(("message", where), sentence)

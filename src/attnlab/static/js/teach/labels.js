@@ -1,0 +1,39 @@
+// Names for the teacher's bars, from the lesson's own text (GET /api/lesson/LANG): a try-it is
+// "FIG 3 · <the first clause of its task>", an exercise "Exercise 2 · <the start of its
+// question>". The ids stay the keys; only the words come from here.
+
+const MAX_CHARS = 70;
+const CLAUSE_END = /[:：。；;!?！？]|——|\.(?=\s|$)/;
+
+/** The plain text of a block's HTML, without its markup. */
+function plainText(htmlText) {
+  const doc = new DOMParser().parseFromString(`<p>${htmlText}</p>`, "text/html");
+  return doc.body.textContent.replace(/\s+/g, " ").trim();
+}
+
+function firstWords(blocks) {
+  const first = (blocks ?? []).find((b) => typeof b.html === "string");
+  if (!first) return "";
+  const text = plainText(first.html);
+  const end = CLAUSE_END.exec(text);
+  const clause = end ? text.slice(0, end.index) : text;
+  return clause.length > MAX_CHARS ? `${clause.slice(0, MAX_CHARS - 1)}…` : clause;
+}
+
+/** {tries: id → label, exercises: id → label} for the lesson `lesson` (the API's answer). */
+export function lessonLabels(lesson, numbers, t) {
+  const tries = {};
+  const exercises = {};
+  let n = 0;
+  for (const part of lesson?.parts ?? []) {
+    for (const block of part.blocks ?? []) {
+      if (block.type === "try") {
+        tries[block.id] = `FIG ${numbers[block.figure] ?? "?"} · ${firstWords(block.body)}`;
+      } else if (block.type === "exercise") {
+        n += 1;
+        exercises[block.id] = `${t("teach.exercise", { n })} · ${firstWords(block.question)}`;
+      }
+    }
+  }
+  return { tries, exercises };
+}
