@@ -14,7 +14,9 @@ import { initHighlight } from "./lib/highlight.js";
 import { applyI18n, browserLang, loadCatalogues, translator } from "./lib/i18n.js";
 import { createLesson, keepPlace } from "./lib/lesson.js";
 import { renderMath } from "./lib/math.js";
+import { joinClass } from "./lib/classlink.js";
 import { createClassNotice } from "./lib/classnotice.js";
+import { createClassShow } from "./lib/classshow.js";
 import { createNotice } from "./lib/notice.js";
 import { startPresence } from "./lib/presence.js";
 import { createProgress } from "./lib/progress.js";
@@ -93,6 +95,7 @@ function startLesson({ store, t, announce, markSymbols, numbers }) {
   const other = (lang) => (lang === "en" ? "zh" : "en");
   return {
     lesson,
+    progress,
     /** Render the text in the current language; fetch the other one for an instant switch. */
     async show() {
       const lang = store.state.lang;
@@ -170,7 +173,13 @@ async function start() {
   views.mountAll({ store, t, announce, onData });
   // the page is a reader: the server's capacity counts it, and FIG 2 says when the class is over
   const classNotice = createClassNotice(document.querySelector('figure[data-fig="training"]'), { t });
-  if (!figures.error) startPresence({ onLoad: (load) => classNotice.show(load) });
+  // in a class with a teacher's view: the seat, and what the teacher shows everyone
+  let classLink = null;
+  const classShow = createClassShow({ t, store, onName: (name) => classLink?.setName(name) });
+  const joinIfTaught = (load) => {
+    if (load.teaching && !classLink) classLink = joinClass({ progress: text.progress, onMessage: classShow.message });
+  };
+  if (!figures.error) startPresence({ onLoad: (load) => { classNotice.show(load); joinIfTaught(load); } });
 
   store.subscribe((event) => {
     writeURL();
@@ -186,6 +195,7 @@ async function start() {
         renderAllMath(markSymbols);
         notice.relabel();
         classNotice.relabel();
+        classShow.relabel();
         views.relabelAll();
         document.dispatchEvent(new CustomEvent("attnlab:lang", { detail: { lang } }));
       }).then(() => announce(t("page.langChanged")));
