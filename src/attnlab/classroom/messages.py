@@ -24,7 +24,7 @@ from pydantic import (
 )
 
 from attnlab.classroom.lessonids import lesson_ids
-from attnlab.web.inputs import InputError
+from attnlab.params import ParamError
 
 NAME_CHARS = 24
 _STRICT = ConfigDict(strict=True, extra="forbid", frozen=True)
@@ -86,7 +86,7 @@ _UNION: TypeAdapter[LearnerMessage] = TypeAdapter(
 
 
 def parse_learner(text: str) -> LearnerMessage:
-    """One text frame → its message, or InputError(("message", field), sentence)."""
+    """One text frame → its message, or ParamError(field, sentence)."""
     try:
         return _UNION.validate_json(text)
     except ValidationError as err:
@@ -101,4 +101,4 @@ def parse_learner(text: str) -> LearnerMessage:
 
 
 def _refuse(where: str, sentence: str) -> LearnerMessage:
-    raise InputError(("message", where), sentence)
+    raise ParamError(where, sentence.removeprefix(f"{where}: "))

@@ -25,8 +25,8 @@ from attnlab.classroom import MemoryStore, Seat, class_counts
 from attnlab.classroom.lessonids import lesson_ids
 from attnlab.classroom.messages import Hello, Name, Progress, Status, parse_learner
 from attnlab.classroom.store import CHANGES, LEARNERS, ClassStore, SeatsFull
+from attnlab.params import ParamError
 from attnlab.web.config import WebSettings
-from attnlab.web.inputs import InputError
 from attnlab.web.presence_api import class_status
 
 HELLO_S = 10.0
@@ -94,10 +94,10 @@ class Learner:
             text = await asyncio.wait_for(self.ws.receive_text(), HELLO_S)
             hello = parse_learner(text)
             if not isinstance(hello, Hello):
-                raise InputError(("message", "type"), "say hello first")
+                raise ParamError("type", "say hello first")
             self.seat = await self.store.join(hello.seat, hello.name)
-        except (asyncio.TimeoutError, InputError, SeatsFull, *_GONE) as err:
-            reason = getattr(err, "msg", None) or str(err) or "no hello"
+        except (asyncio.TimeoutError, ParamError, SeatsFull, *_GONE) as err:
+            reason = str(err) or "no hello"
             code = 1013 if isinstance(err, SeatsFull) else 1008
             with contextlib.suppress(*_GONE):
                 await self.ws.close(code=code, reason=reason[:100])
@@ -112,8 +112,8 @@ class Learner:
                 text = await self.ws.receive_text()
                 try:
                     await self._apply(parse_learner(text))
-                except InputError as err:
-                    await self._send({"type": "error", "code": "bad_message", "message": err.msg})
+                except ParamError as err:
+                    await self._send({"type": "error", "code": "bad_message", "message": str(err)})
 
     async def _apply(self, message: Any) -> None:
         assert self.seat is not None
@@ -125,7 +125,7 @@ class Learner:
         elif isinstance(message, Name):
             fields = {"name": message.name}
         else:
-            raise InputError(("message", "type"), "hello is said once")
+            raise ParamError("type", "hello is said once")
         seat = await self.store.update(self.seat.key, **fields)
         if seat is None:  # silent past the TTL: it comes back under a new number
             self.seat = await self.store.join(self.seat.key, self.seat.name)
