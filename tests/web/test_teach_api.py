@@ -108,7 +108,7 @@ def test_a_learner_cannot_show_everyone(lesson) -> None:
         sender.send_text(json.dumps({"type": "show", "figure": "scaling", "settings": {}}))
         refused = json.loads(sender.receive_text())
         assert refused["type"] == "error"
-        assert "hello, status, progress or name" in refused["message"]
+        assert "hello, status, progress, name or result" in refused["message"]
         assert _ask(lesson, "POST", "/api/teach/show", AS_LEARNER).status_code == 401
         # what the teacher sends does reach the other page: it was the first thing it got
         assert _ask(lesson, "POST", "/api/teach/show", AS_TEACHER).status_code == 200

@@ -4,6 +4,8 @@
 - status   {"shown", "training", "queued"}: whenever one changes, and every ~15 s (alive)
 - progress {"tries": [ids], "exercises": {id: first option}}: the page's progress as it is
 - name     {"name": "…"}: the learner typed a display name (optional; "" takes it back)
+- result   {"id", "seed", "step", "attn_err_cm", "mlp_err_cm"}: "one seed each", its FIG 2's
+           final errors (`seeds.accept` checks them against the seat's own seed)
 Ids that are not the lesson's (`lessonids`: a page's storage may keep an older lesson's) are
 left out, not counted; a name is at most NAME_CHARS printable characters.
 """
@@ -79,9 +81,22 @@ class Name(BaseModel):
     _name = field_validator("name")(_printable)
 
 
-LearnerMessage = Hello | Status | Progress | Name
+_Error = Annotated[float, Field(ge=0, le=1e4, allow_inf_nan=False)]
+
+
+class Result(BaseModel):
+    model_config = _STRICT
+    type: Literal["result"]
+    id: Annotated[str, Field(pattern=r"^[0-9a-f]{1,32}$")]
+    seed: Annotated[StrictInt, Field(ge=0, le=2**31)]
+    step: Annotated[StrictInt, Field(ge=0, le=10**6)]
+    attn_err_cm: _Error
+    mlp_err_cm: _Error
+
+
+LearnerMessage = Hello | Status | Progress | Name | Result
 _UNION: TypeAdapter[LearnerMessage] = TypeAdapter(
-    Annotated[Union[Hello, Status, Progress, Name], Field(discriminator="type")]  # noqa: UP007
+    Annotated[Union[Hello, Status, Progress, Name, Result], Field(discriminator="type")]  # noqa: UP007
 )
 
 
@@ -96,7 +111,7 @@ def parse_learner(text: str) -> LearnerMessage:
             return _refuse("message", f"invalid JSON: {first['msg']}")
         if where == "type" and len(first["loc"]) < 2:
             return _refuse("type", 'expected a JSON object whose "type" is hello, status, '
-                           "progress or name")  # fmt: skip
+                           "progress, name or result")  # fmt: skip
         return _refuse(where, f"{where}: {first['msg']}")
 
 

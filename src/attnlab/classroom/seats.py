@@ -25,6 +25,7 @@ class Seat:
     queued: bool = False
     tries: tuple[str, ...] = ()  # try-its with every stage ticked
     first: dict[str, int] = field(default_factory=dict)  # exercise → first option chosen
+    result: dict[str, Any] | None = None  # "one seed each": its FIG 2's final errors
 
     def to_dict(self) -> dict[str, Any]:
         return {**asdict(self), "tries": list(self.tries)}

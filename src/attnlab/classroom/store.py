@@ -60,6 +60,11 @@ class ClassStore(Protocol):
 
     async def publish(self, topic: str, message: dict[str, Any]) -> None: ...
 
+    async def put(self, name: str, value: dict[str, Any] | None) -> None:
+        """Keep one plain value under `name` for the class (the running experiment)."""
+
+    async def get(self, name: str) -> dict[str, Any] | None: ...
+
     def subscribe(self, topic: str) -> Subscription: ...
 
     async def close(self) -> None: ...
@@ -77,6 +82,7 @@ class MemoryStore:
         self._seats: dict[str, tuple[Seat, float]] = {}
         self._numbers = 0
         self._topics: dict[str, set[Subscription]] = {}
+        self._values: dict[str, dict[str, Any]] = {}
 
     async def join(self, key: str, name: str) -> Seat:
         self._expire()
@@ -110,6 +116,15 @@ class MemoryStore:
         for subscription in list(self._topics.get(topic, ())):
             subscription.put(message)
 
+    async def put(self, name: str, value: dict[str, Any] | None) -> None:
+        if value is None:
+            self._values.pop(name, None)
+        else:
+            self._values[name] = value
+
+    async def get(self, name: str) -> dict[str, Any] | None:
+        return self._values.get(name)
+
     def subscribe(self, topic: str) -> Subscription:
         subscription = Subscription()
         readers = self._topics.setdefault(topic, set())
@@ -120,6 +135,7 @@ class MemoryStore:
     async def close(self) -> None:
         self._seats.clear()
         self._topics.clear()
+        self._values.clear()
 
     def _expire(self) -> None:
         oldest = self.clock() - self.ttl_s

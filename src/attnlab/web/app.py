@@ -31,6 +31,7 @@ from attnlab.web.presence_api import presence_router
 from attnlab.web.readercost import figure_request_cpu_s
 from attnlab.web.static_files import LessonStaticFiles, file_response
 from attnlab.web.teach_api import teach_router
+from attnlab.web.teach_seeds import seeds_router
 from attnlab.web.teacher_gate import TeacherGate
 from attnlab.web.tokens_api import tokens_router
 from attnlab.web.training_socket import training_router
@@ -77,6 +78,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     app.include_router(presence_router())  # pages say they are open: readers in the capacity
     app.include_router(class_router())  # a learner's page in a class (/ws/class)
     app.include_router(teach_router())  # the teacher's view: its page, API and socket
+    app.include_router(seeds_router())  # and its "one seed each"
     _add_error_handlers(app)
     app.add_middleware(MethodsMiddleware)  # HEAD, OPTIONS and a true Allow on every route
     _add_page(app, limits)

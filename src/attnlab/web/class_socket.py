@@ -21,9 +21,9 @@ from typing import Any
 from fastapi import APIRouter, FastAPI, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
-from attnlab.classroom import MemoryStore, Seat, class_counts
+from attnlab.classroom import MemoryStore, Seat, class_counts, seeds
 from attnlab.classroom.lessonids import lesson_ids
-from attnlab.classroom.messages import Hello, Name, Progress, Status, parse_learner
+from attnlab.classroom.messages import Hello, Name, Progress, Result, Status, parse_learner
 from attnlab.classroom.store import CHANGES, LEARNERS, ClassStore, SeatsFull
 from attnlab.params import ParamError
 from attnlab.web.config import WebSettings
@@ -45,8 +45,12 @@ def class_store(app: FastAPI) -> ClassStore:
 
 async def class_view(app: FastAPI) -> dict[str, Any]:
     """What the teacher's page draws: the seats' counts and the server's load."""
-    seats = await class_store(app).seats()
-    return {**class_counts(seats, lesson_ids()), "load": await class_status(app)}
+    store = class_store(app)
+    seats = await store.seats()
+    running, swept = await store.get(seeds.SEEDS), await store.get(seeds.SWEEP)
+    experiment = seeds.class_results(running, seats, swept)
+    return {**class_counts(seats, lesson_ids()), "load": await class_status(app),
+            "experiment": experiment}  # fmt: skip
 
 
 def send_json(message: dict[str, Any]) -> str:
@@ -124,6 +128,9 @@ class Learner:
             fields = {"tries": tuple(message.tries), "first": dict(message.exercises)}
         elif isinstance(message, Name):
             fields = {"name": message.name}
+        elif isinstance(message, Result):
+            experiment = await self.store.get(seeds.SEEDS)
+            fields = {"result": seeds.accept(experiment, self.seat.number, message)}
         else:
             raise ParamError("type", "hello is said once")
         seat = await self.store.update(self.seat.key, **fields)

@@ -45,11 +45,13 @@ def teach_router() -> APIRouter:
             return JSONResponse({"detail": missing}, 404)
         return file_response(page)
 
-    @router.get("/api/teach/class", summary="The class at a glance (the teacher's token only)")
+    # Not in /openapi.json: the teacher's routes are not the lesson's public API (without
+    # --class they do not exist, and with it only the teacher may call them).
+    @router.get("/api/teach/class", include_in_schema=False)
     async def the_class(request: Request) -> JSONResponse:
         return JSONResponse(await class_view(request.app))
 
-    @router.post("/api/teach/show", summary="Show every learner a figure or a try-it")
+    @router.post("/api/teach/show", include_in_schema=False)
     async def show_everyone(request: Request) -> JSONResponse:
         limits: WebSettings = request.app.state.limits
         raw = await body_settings(request, limits.max_body_bytes)
