@@ -8,6 +8,11 @@ with "follow me" it moves every learner who has not stopped following.
 
 from __future__ import annotations
 
+import csv
+import io
+import json
+import subprocess
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -31,7 +36,7 @@ def lesson() -> Iterator[str]:
 
 def _open(browser: Any, url: str, ready: str) -> Any:
     context = browser.new_context(viewport=VIEWPORT, locale="en-US")
-    context.set_default_timeout(30_000)
+    context.set_default_timeout(90_000)  # seven pages load the lesson at once on a shared machine
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda err: errors.append(str(err)))
@@ -152,6 +157,43 @@ def test_follow_me_moves_everyone_who_still_follows(room) -> None:
         )
     learners[5].wait_for_selector(".class-show[data-offer] [data-role=class-go]")
     assert not _near_top(learners[5], "#try-rope-shift")
+
+
+def _sweep(first: int, n: int, steps: int) -> dict[int, dict[str, float]]:
+    """`attnlab train --sweep` as a teacher would run it, in its own process."""
+    cmd = [sys.executable, "-m", "attnlab", "train", "--task", "fetch", "--heads", "1"]
+    cmd += ["--seed", str(first), "--sweep", str(n), "--steps", str(steps), "--json"]
+    out = json.loads(subprocess.run(cmd, capture_output=True, check=True, timeout=300).stdout)
+    return {s["seed"]: s["final"] for s in out["summaries"]}
+
+
+def test_one_seed_each_fills_the_class_chart_with_the_sweep_s_numbers(room) -> None:
+    teacher, learners = room["teacher"], room["learners"]
+    steps, first = 300, 20
+    form = "#teach-seeds-form"
+    teacher.select_option(f"{form} select[name=task]", "fetch")
+    teacher.select_option(f"{form} select[name=heads]", "1")
+    teacher.fill(f"{form} input[name=seed]", str(first))
+    teacher.fill(f"{form} input[name=steps]", str(steps))
+    teacher.click(f"{form} [data-role=seeds-start]")
+    command = f"--seed {first} --sweep {LEARNERS} --steps {steps}"
+    teacher.wait_for_selector(f"#teach-seeds-sent:has-text('{command}')")
+    for page in learners:  # each page's FIG 2 trains its own seed, through the training pool
+        page.wait_for_function(f"location.hash.includes('training.step={steps}')")
+    teacher.wait_for_selector(f"[data-role=seeds-summary][data-done='{LEARNERS}']", timeout=120_000)
+    teacher.wait_for_selector(f"[data-role=seeds-agree][data-agree='{LEARNERS}']", timeout=120_000)
+    drawn = teacher.eval_on_selector_all(
+        ".teach-seeds-chart g[data-seed]",
+        "gs => gs.map(g => [+g.dataset.seed, +g.dataset.attn, +g.dataset.mlp])",
+    )
+    sweep = _sweep(first, LEARNERS, steps)
+    assert sorted(seed for seed, _, _ in drawn) == list(range(first, first + LEARNERS))
+    for seed, attn, mlp in drawn:  # exactly: the same engine, the same seeds
+        assert (attn, mlp) == (sweep[seed]["attn_err_cm"], sweep[seed]["mlp_err_cm"]), seed
+    csv_link = teacher.get_attribute("[data-role=seeds-csv]", "href")
+    table = teacher.evaluate(f"fetch('{csv_link}').then(r => r.text())")
+    rows = list(csv.DictReader(io.StringIO(table)))
+    assert len(rows) == LEARNERS and all(r["agrees"] == "True" for r in rows)
 
 
 def test_a_closed_page_leaves_its_seat_and_no_page_has_an_error(room) -> None:

@@ -24,11 +24,12 @@ SEEDS = "seeds"  # the store's name for the running experiment
 SWEEP = "sweep"  # and for the server's own sweep of its seeds
 STEPS = Param("steps", "int", 1500, "steps each seed trains", lo=25, hi=5000)
 ERRORS = ("attn_err_cm", "mlp_err_cm")
+PLAN_PARAMS = (*PARAMS, STEPS)  # what the teacher chooses (the seed is the first of the class)
 
 
 def plan(raw: dict[str, Any], numbers: Sequence[int]) -> dict[str, Any]:
     """{task, heads, seed (the first), steps} and the seats → the message every page gets."""
-    settings = validate((*PARAMS, STEPS), raw, "json")
+    settings = validate(PLAN_PARAMS, raw, "json")
     if not numbers:
         raise ParamError("seats", "no learner has joined yet")
     if len(numbers) > MAX_SWEEP:

@@ -50,7 +50,7 @@ async def class_view(app: FastAPI) -> dict[str, Any]:
     running, swept = await store.get(seeds.SEEDS), await store.get(seeds.SWEEP)
     experiment = seeds.class_results(running, seats, swept)
     return {**class_counts(seats, lesson_ids()), "load": await class_status(app),
-            "experiment": experiment}  # fmt: skip
+            "experiment": experiment, "plan": [p.describe() for p in seeds.PLAN_PARAMS]}  # fmt: skip
 
 
 def send_json(message: dict[str, Any]) -> str:

@@ -16,6 +16,7 @@ import { createLesson, keepPlace } from "./lib/lesson.js";
 import { renderMath } from "./lib/math.js";
 import { joinClass } from "./lib/classlink.js";
 import { createClassNotice } from "./lib/classnotice.js";
+import { createClassSeeds } from "./lib/classseeds.js";
 import { createClassShow } from "./lib/classshow.js";
 import { createNotice } from "./lib/notice.js";
 import { startPresence } from "./lib/presence.js";
@@ -176,8 +177,13 @@ async function start() {
   // in a class with a teacher's view: the seat, and what the teacher shows everyone
   let classLink = null;
   const classShow = createClassShow({ t, store, onName: (name) => classLink?.setName(name) });
+  const classSeeds = createClassSeeds({ store, send: (msg) => classLink?.send(msg) });
+  const onClass = (msg) => {
+    classShow.message(msg);
+    classSeeds.message(msg);
+  };
   const joinIfTaught = (load) => {
-    if (load.teaching && !classLink) classLink = joinClass({ progress: text.progress, onMessage: classShow.message });
+    if (load.teaching && !classLink) classLink = joinClass({ progress: text.progress, onMessage: onClass });
   };
   if (!figures.error) startPresence({ onLoad: (load) => { classNotice.show(load); joinIfTaught(load); } });
 

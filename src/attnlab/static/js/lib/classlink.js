@@ -24,7 +24,7 @@ export function progressReport(state) {
 
 /**
  * Join the class. progress: lib/progress.js; onMessage(msg): each message of the server
- * ("seat", "show"). Returns {setName(name), close()}.
+ * ("seat", "show", "seeds"). Returns {send(msg), setName(name), close()}.
  */
 export function joinClass({ progress, onMessage, id = readerId() }) {
   let name = "";
@@ -52,6 +52,7 @@ export function joinClass({ progress, onMessage, id = readerId() }) {
   const alive = setInterval(() => socket.send(status()), ALIVE_MS);
   socket.connect();
   return {
+    send: (msg) => socket.send(msg),
     setName(next) {
       name = String(next).trim();
       socket.send({ type: "name", name });

@@ -64,7 +64,8 @@ export function createClassShow({ t, store, onName }) {
     delete box.dataset.offer;
     if (offer) {
       box.dataset.offer = offer.id;
-      news.textContent = t(offer.try ? "class.offerTry" : "class.offer", { what: showText(offer) });
+      news.textContent = offer.seed !== undefined ? t("class.seeds", { seed: offer.seed, steps: offer.steps })
+        : t(offer.try ? "class.offerTry" : "class.offer", { what: showText(offer) });
       button(actions, "class-go", t("class.go"), () => go(offer));
       button(actions, "class-not-now", t("class.notNow"), () => { offer = null; render(); });
     } else if (went) {
@@ -84,6 +85,10 @@ export function createClassShow({ t, store, onName }) {
       }
       else if (msg.type === "show" && msg.follow && following) return go(msg);
       else if (msg.type === "show") offer = msg;
+      else if (msg.type === "seeds" && seat && Number.isInteger(msg.seeds?.[String(seat.number)])) {
+        // FIG 2 trains the seat's seed meanwhile (lib/classseeds.js); going there is the learner's choice
+        offer = { id: msg.id, figure: "training", number: 2, settings: {}, seed: msg.seeds[String(seat.number)], steps: msg.steps };
+      }
       render();
     },
     relabel: render,

@@ -9,6 +9,7 @@ import { socketURL, trainSocket } from "../lib/trainsocket.js";
 import { loadViewStrings } from "../lib/viewstrings.js";
 import { drawBars, drawCounts, drawLoad, drawSeats } from "./glance.js";
 import { lessonLabels } from "./labels.js";
+import { createSeeds } from "./seeds.js";
 import { createShowForms } from "./showform.js";
 
 const $ = (id) => document.getElementById(id);
@@ -29,6 +30,8 @@ async function start() {
   let view = null;
   const say = (text) => { $("teach-sent").textContent = text; };
   const forms = createShowForms({ figureForm: $("teach-show-figure"), tryForm: $("teach-show-try"), figures, t, say });
+  const seeds = createSeeds({ form: $("teach-seeds-form"), box: $("teach-seeds"), t,
+    say: (text) => { $("teach-seeds-sent").textContent = text; } });
 
   function draw() {
     if (!view) return;
@@ -39,6 +42,7 @@ async function start() {
       value: r.done, of: view.joined })), "try", t);
     drawBars($("teach-exercises"), view.exercises.map((r) => ({ key: r.id,
       label: labels.exercises[r.id] ?? r.id, value: r.first_right, of: view.joined })), "exercise", t);
+    seeds.show(view.experiment, view.plan);
   }
 
   async function showLang(next) {
@@ -48,6 +52,7 @@ async function start() {
     applyI18n(document, t, lang);
     for (const b of document.querySelectorAll("[data-set-lang]")) b.setAttribute("aria-pressed", String(b.dataset.setLang === lang));
     forms.relabel(labels);
+    seeds.relabel();
     draw();
   }
 
