@@ -49,8 +49,9 @@ async def class_view(app: FastAPI) -> dict[str, Any]:
     seats = await store.seats()
     running, swept = await store.get(seeds.SEEDS), await store.get(seeds.SWEEP)
     experiment = seeds.class_results(running, seats, swept)
+    plan = [p.describe() for p in seeds.PLAN_PARAMS]  # the teacher's form: ranges stated once
     return {**class_counts(seats, lesson_ids()), "load": await class_status(app),
-            "experiment": experiment, "plan": [p.describe() for p in seeds.PLAN_PARAMS]}  # fmt: skip
+            "experiment": experiment, "plan": plan}  # fmt: skip
 
 
 def send_json(message: dict[str, Any]) -> str:

@@ -5,9 +5,18 @@
 const MAX_CHARS = 70;
 const CLAUSE_END = /[:：。；;!?！？]|——|\.(?=\s|$)/;
 
+// A label has no room for KaTeX (not loaded here): a formula is shown as its TeX, with the
+// commonest commands as their symbols and the other commands dropped ("\\mathbf q" → "q").
+const TEX = { cdot: "·", times: "×", sqrt: "√", top: "ᵀ", to: "→", le: "≤", ge: "≥" };
+
+function plainTeX(tex) {
+  return tex.replace(/\\([a-zA-Z]+)\s*/g, (_, name) => TEX[name] ?? "").replace(/[{}]/g, "");
+}
+
 /** The plain text of a block's HTML, without its markup. */
 function plainText(htmlText) {
   const doc = new DOMParser().parseFromString(`<p>${htmlText}</p>`, "text/html");
+  for (const math of doc.querySelectorAll(".math")) math.textContent = plainTeX(math.textContent);
   return doc.body.textContent.replace(/\s+/g, " ").trim();
 }
 
