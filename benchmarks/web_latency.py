@@ -26,6 +26,7 @@ import time
 from collections import defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -43,9 +44,11 @@ def free_port() -> int:
 
 
 @contextmanager
-def server(port: int) -> Iterator[str]:
-    """A uvicorn process serving the lesson on 127.0.0.1:port; its base URL."""
-    cmd = [sys.executable, "-m", "uvicorn", "--factory", "attnlab.web:create_app"]
+def server(port: int, factory: str = "attnlab.web:create_app") -> Iterator[str]:
+    """A uvicorn process serving the lesson on 127.0.0.1:port; its base URL. `factory`: the
+    app's factory (a module of benchmarks/ may give one with other settings)."""
+    here = str(Path(__file__).resolve().parent)
+    cmd = [sys.executable, "-m", "uvicorn", "--factory", factory, "--app-dir", here]
     cmd += ["--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     base = f"http://127.0.0.1:{port}"
