@@ -66,6 +66,13 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument("--workers", default="1", help=f"{WORKERS.help} (default: 1)")
     parser.add_argument(
+        "--store",
+        default=None,
+        metavar="redis://HOST:PORT",
+        help="keep the class (seats, the teacher's view) in this Redis, shared by every copy "
+        "behind a proxy (default: in this process's memory)",
+    )
+    parser.add_argument(
         "--access-log",
         action="store_true",
         help="log one line per request (off: only events, e.g. start, capacity, errors)",
@@ -149,8 +156,10 @@ def serve_settings(args: argparse.Namespace, workers: int) -> Any:
         if teacher == token:
             raise ParamError("teacher", f"{TEACHER_TOKEN_ENV} must differ from {TOKEN_ENV}")
     hosts = [h for i, h in enumerate(hosts) if h not in hosts[:i]]
+    if args.store and not args.store.startswith(("redis://", "rediss://")):
+        raise ParamError("store", "expected redis://HOST:PORT (Debian's redis-server)")
     chosen = {"join_token": token, "teacher_token": teacher, "server_processes": workers,
-              "access_log": args.access_log}  # fmt: skip
+              "access_log": args.access_log, "class_store": args.store}  # fmt: skip
     return replace(WebSettings(), allowed_hosts=tuple(hosts), **chosen)
 
 

@@ -38,7 +38,13 @@ def class_store(app: FastAPI) -> ClassStore:
     found = getattr(app.state, "class_store", None)
     if found is None:
         limits: WebSettings = app.state.limits
-        found = MemoryStore(ttl_s=limits.seat_ttl_s, max_seats=limits.max_seats)
+        bounds = {"ttl_s": limits.seat_ttl_s, "max_seats": limits.max_seats}
+        if limits.class_store:  # copies behind a proxy share one class (README: past one machine)
+            from attnlab.classroom.redis_store import RedisStore
+
+            found = RedisStore(limits.class_store, **bounds)
+        else:
+            found = MemoryStore(**bounds)
         app.state.class_store = found
     return found
 

@@ -40,6 +40,8 @@ class WebSettings:
     join_token: None, or the token every client beyond loopback must show (`serve --class`).
     teacher_token: None (no teacher's view), or the token that opens /teach, its API and its
         socket, from every address, loopback too (`attnlab.web.teacher_gate`); never join_token.
+    class_store: None (the class in this process's memory) or redis://HOST:PORT, a Redis that
+        every copy behind a proxy shares (`serve --store`, `attnlab.classroom.redis_store`).
     seat_ttl_s / max_seats: a learner's seat is forgotten this long after its page was last
         heard from; at most this many seats at once (`attnlab.classroom`).
     max_header_bytes / header_timeout_s / keep_alive_s: a request's head must fit in this many
@@ -66,6 +68,7 @@ class WebSettings:
     allowed_hosts: tuple[str, ...] = ()
     join_token: str | None = None
     teacher_token: str | None = None
+    class_store: str | None = None
     seat_ttl_s: float = 45.0
     max_seats: int = 400
     max_header_bytes: int = 32 * 1024
