@@ -190,6 +190,16 @@ def test_the_teacher_s_token_may_not_be_the_join_token(captured, monkeypatch, ca
     assert "ATTNLAB_TEACHER_TOKEN must differ" in capsys.readouterr().err
 
 
+def test_store_takes_a_redis_url_only(captured, capsys) -> None:
+    argv = ["serve", "--class", "--port", "0", "--no-browser", "--store"]
+    assert main([*argv, "redis://10.0.0.2:6379"]) == 0
+    assert captured["config"].app.state.limits.class_store == "redis://10.0.0.2:6379"
+    for sock in captured.pop("sockets"):
+        sock.close()
+    assert main([*argv, "http://10.0.0.2:6379"]) != 0
+    assert "expected redis://HOST:PORT" in capsys.readouterr().err
+
+
 def test_the_access_log_is_off_unless_asked_for(captured) -> None:
     assert main(["serve", "--port", "0", "--no-browser"]) == 0
     assert captured["config"].access_log is False
