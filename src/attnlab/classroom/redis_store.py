@@ -16,7 +16,7 @@ import json
 from typing import Any
 
 from attnlab.classroom.seats import Seat
-from attnlab.classroom.store import SeatsFull, Subscription
+from attnlab.classroom.store import SeatsFull, Subscription, Topics
 
 PREFIX = "attnlab:class:"
 VALUE_TTL_S = 6 * 3600  # the experiment outlives no school day
@@ -32,7 +32,7 @@ class RedisStore:
             raise ValueError("a class store needs ttl_s > 0 and max_seats ≥ 1")
         self.client = redis.from_url(url, decode_responses=True)
         self.ttl_ms, self.max_seats = int(1000 * ttl_s), max_seats
-        self._topics: dict[str, set[Subscription]] = {}
+        self._topics = Topics()
         self._listener: asyncio.Task[None] | None = None
 
     async def join(self, key: str, name: str) -> Seat:
@@ -78,11 +78,7 @@ class RedisStore:
     def subscribe(self, topic: str) -> Subscription:
         if self._listener is None:
             self._listener = asyncio.get_running_loop().create_task(self._listen())
-        subscription = Subscription()
-        readers = self._topics.setdefault(topic, set())
-        readers.add(subscription)
-        subscription.closers.append(lambda: readers.discard(subscription))
-        return subscription
+        return self._topics.subscribe(topic)
 
     async def close(self) -> None:
         if self._listener is not None:
@@ -98,8 +94,7 @@ class RedisStore:
         try:
             async for message in pubsub.listen():
                 topic = str(message.get("channel", "")).removeprefix(PREFIX)
-                for subscription in list(self._topics.get(topic, ())):
-                    subscription.put(json.loads(message["data"]))
+                self._topics.deliver(topic, json.loads(message["data"]))
         finally:
             await pubsub.aclose()
 

@@ -46,6 +46,24 @@ class Subscription:
             close()
 
 
+class Topics:
+    """This process's subscriptions, by topic: what a store delivers here goes to each."""
+
+    def __init__(self) -> None:
+        self.readers: dict[str, set[Subscription]] = {}
+
+    def subscribe(self, topic: str) -> Subscription:
+        subscription = Subscription()
+        readers = self.readers.setdefault(topic, set())
+        readers.add(subscription)
+        subscription.closers.append(lambda: readers.discard(subscription))
+        return subscription
+
+    def deliver(self, topic: str, message: dict[str, Any]) -> None:
+        for subscription in list(self.readers.get(topic, ())):
+            subscription.put(message)
+
+
 class ClassStore(Protocol):
     async def join(self, key: str, name: str) -> Seat:
         """The seat of page `key` (its number kept if it already has one); SeatsFull."""
@@ -81,7 +99,7 @@ class MemoryStore:
         self.ttl_s, self.max_seats, self.clock = ttl_s, max_seats, clock
         self._seats: dict[str, tuple[Seat, float]] = {}
         self._numbers = 0
-        self._topics: dict[str, set[Subscription]] = {}
+        self._topics = Topics()
         self._values: dict[str, dict[str, Any]] = {}
 
     async def join(self, key: str, name: str) -> Seat:
@@ -113,8 +131,7 @@ class MemoryStore:
         return [seat for seat, _ in self._seats.values()]
 
     async def publish(self, topic: str, message: dict[str, Any]) -> None:
-        for subscription in list(self._topics.get(topic, ())):
-            subscription.put(message)
+        self._topics.deliver(topic, message)
 
     async def put(self, name: str, value: dict[str, Any] | None) -> None:
         if value is None:
@@ -126,15 +143,11 @@ class MemoryStore:
         return self._values.get(name)
 
     def subscribe(self, topic: str) -> Subscription:
-        subscription = Subscription()
-        readers = self._topics.setdefault(topic, set())
-        readers.add(subscription)
-        subscription.closers.append(lambda: readers.discard(subscription))
-        return subscription
+        return self._topics.subscribe(topic)
 
     async def close(self) -> None:
         self._seats.clear()
-        self._topics.clear()
+        self._topics.readers.clear()
         self._values.clear()
 
     def _expire(self) -> None:
