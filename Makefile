@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup serve train test lint bench browser nginx systemd clean widgets page notebook font
+.PHONY: setup serve train test lint bench browser nginx redis systemd clean widgets page notebook font
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -31,6 +31,12 @@ nginx:
 	@command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || { \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null; \
 	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null; fi; }
+
+# Debian's redis-server: the shared class store's tests start their own (never the service).
+redis:
+	@command -v redis-server >/dev/null 2>&1 || [ -x /usr/bin/redis-server ] || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null; \
+	  else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null; fi; }
 
 # Debian's systemd-analyze checks README's unit file in tests/cli/test_service_unit.py (offline:
 # `verify` needs no running systemd, and nothing is started or enabled).
@@ -73,7 +79,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 
-test: $(STAMP) browser nginx systemd lint $(E2E_ASSETS) $(WIDGET_TOOLS)
+test: $(STAMP) browser nginx redis systemd lint $(E2E_ASSETS) $(WIDGET_TOOLS)
 	$(BIN)/pytest
 
 # Speed is measured here, not in tests: each script prints ratios against a reference measured

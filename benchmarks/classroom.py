@@ -41,8 +41,13 @@ limit; RSS every 30 s, and its growth after the first minute (warm-up).
 The server is `attnlab serve` on a free 127.0.0.1 port; every request stays on loopback and
 the run is bounded (count, time, and a timeout on every call).
 
+`--teacher`: the same class twice on one server, first as above, then with a teacher's page
+open and every reader also a seat reporting as a page does (class_teacher.py), so that what a
+teacher's view costs the learners is read off side by side (issue 20).
+
     .venv/bin/python benchmarks/classroom.py [--learners 40] [--seconds 40] [--unit-seconds 8]
         [--soak MINUTES]
+    .venv/bin/python benchmarks/classroom.py --teacher --learners 80 --seconds 20
 """
 
 from __future__ import annotations
@@ -62,6 +67,7 @@ import numpy as np
 from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).parent))
+import class_teacher
 from web_latency import free_port, pct, random_settings, server
 
 WATCH_PACE = 200
@@ -142,6 +148,10 @@ class Tally:
     queued_ever: int = 0
     progress_messages: int = 0
     stated_mid: dict[str, Any] = field(default_factory=dict)  # the capacity, halfway through
+    class_reports: int = 0  # --teacher: what the seats sent, what the teacher's page got
+    teacher_messages: int = 0
+    teacher_bytes: int = 0
+    teacher_joined: int = 0
 
 
 async def trainer(base: str, seconds: float, tally: Tally, *, again: bool = False) -> None:
@@ -232,7 +242,14 @@ async def halfway(client: httpx.AsyncClient, seconds: float, tally: Tally) -> No
 
 
 async def crowd(
-    base: str, *, trainers: int, readers: int, seconds: float, fresh: float, again: bool = False
+    base: str,
+    *,
+    trainers: int,
+    readers: int,
+    seconds: float,
+    fresh: float,
+    again: bool = False,
+    teacher: bool = False,
 ) -> Tally:
     tally = Tally()
     limits = httpx.Limits(max_connections=readers + 4)
@@ -240,6 +257,8 @@ async def crowd(
         figures = (await client.get("/api/figures", timeout=30)).json()
         jobs = [trainer(base, seconds, tally, again=again) for _ in range(trainers)]
         jobs += [reader(client, figures, k, seconds, tally, fresh) for k in range(readers)]
+        if teacher:  # every reader a seat, and the teacher's page open (class_teacher.py)
+            jobs += class_teacher.jobs(base, readers, seconds, tally)
         await asyncio.gather(*jobs, halfway(client, seconds, tally))
     return tally
 
@@ -407,13 +426,16 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=40.0)
     parser.add_argument("--soak", type=float, default=0.0, metavar="MINUTES")
     parser.add_argument("--unit-seconds", type=float, default=8.0, help="each unit alone (0: skip)")
+    teacher_help = "first without, then with a teacher's page open and every reader a seat"
+    parser.add_argument("--teacher", action="store_true", help=teacher_help)
     args = parser.parse_args()
     if not (1 <= args.learners <= 200 and 1 <= args.seconds <= 600 and 0 <= args.soak <= 30):
         raise SystemExit("bounded: 1–200 learners, 1–600 s, a soak of at most 30 minutes")
     if not 0 <= args.unit_seconds <= 60:
         raise SystemExit("bounded: each unit alone for at most 60 s")
     print(f"{load_average()} at the start ({os.cpu_count()} cores)", flush=True)
-    with server(free_port()) as base:
+    factory = "class_teacher:create_app" if args.teacher else None
+    with server(free_port(), factory) as base:
         pid = server_pid()
         stated = httpx.get(f"{base}/api/training/capacity", timeout=30).json()
         claims_measured(base)
@@ -424,17 +446,26 @@ def main() -> None:
         units = None
         if args.unit_seconds:
             units = asyncio.run(unit_costs(base, pid, min(n, 8), args.unit_seconds))
-        tally, rss, cpu = asyncio.run(measured(base, pid, n, args.seconds))
-        report(n, args.seconds, tally, rss, stated)
-        demand(n, args.seconds, tally, cpu, tally.stated_mid)
+        for teacher in (False, True) if args.teacher else (False,):
+            if args.teacher:
+                print(f"\n=== {'with' if teacher else 'without'} a teacher's page open ===")
+            tally, rss, cpu = asyncio.run(measured(base, pid, n, args.seconds, teacher))
+            report(n, args.seconds, tally, rss, stated)
+            demand(n, args.seconds, tally, cpu, tally.stated_mid)
+            if teacher:
+                class_teacher.report(tally, args.seconds)
         if units is not None:
             report_units(units, min(n, 8))
     print(f"\n{load_average()} at the end: on a shared machine latencies and rates are low")
 
 
-async def measured(base: str, pid: int, n: int, seconds: float) -> tuple[Tally, float, CpuUse]:
+async def measured(
+    base: str, pid: int, n: int, seconds: float, teacher: bool = False
+) -> tuple[Tally, float, CpuUse]:
     before = CpuUse.now(pid)
-    job = asyncio.ensure_future(crowd(base, trainers=n, readers=n, seconds=seconds, fresh=0.2))
+    job = asyncio.ensure_future(
+        crowd(base, trainers=n, readers=n, seconds=seconds, fresh=0.2, teacher=teacher)
+    )
     rss = await peak_rss(pid, job)
     return job.result(), rss, CpuUse.now(pid) - before
 

@@ -26,6 +26,7 @@ import time
 from collections import defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -43,10 +44,15 @@ def free_port() -> int:
 
 
 @contextmanager
-def server(port: int) -> Iterator[str]:
+def server(port: int, factory: str | None = None) -> Iterator[str]:
     """`attnlab serve` on 127.0.0.1:port, as a reader runs it (its HTTP protocol, limits and
-    training workers); its base URL."""
+    training workers); its base URL. `factory`: instead, uvicorn serving this app factory (a
+    module of benchmarks/ may give one with other settings, e.g. class_teacher's)."""
     cmd = [sys.executable, "-m", "attnlab", "serve", "--no-browser", "--port", str(port)]
+    if factory is not None:
+        here = str(Path(__file__).resolve().parent)
+        cmd = [sys.executable, "-m", "uvicorn", "--factory", factory, "--app-dir", here]
+        cmd += ["--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     base = f"http://127.0.0.1:{port}"
     try:

@@ -172,6 +172,34 @@ def test_without_a_terminal_the_join_link_comes_without_its_qr_code(captured, ca
     assert not any(block in line for line in lines for block in "▀▄█")
 
 
+def test_class_mode_prints_a_teacher_link_with_a_token_of_its_own(captured, capsys) -> None:
+    assert main(["serve", "--class", "--port", "0", "--no-browser"]) == 0
+    limits = captured["config"].app.state.limits
+    teacher = limits.teacher_token
+    assert teacher and len(teacher) >= 32 and teacher != limits.join_token
+    out = capsys.readouterr().out
+    (link,) = [w for w in out.split() if "?teacher=" in w]
+    assert link.endswith(f"/teach?teacher={teacher}")
+    assert limits.join_token not in link and teacher not in out.replace(link, "")
+
+
+def test_the_teacher_s_token_may_not_be_the_join_token(captured, monkeypatch, capsys) -> None:
+    monkeypatch.setenv("ATTNLAB_TOKEN", "the-same")
+    monkeypatch.setenv("ATTNLAB_TEACHER_TOKEN", "the-same")
+    assert main(["serve", "--class", "--port", "0", "--no-browser"]) != 0
+    assert "ATTNLAB_TEACHER_TOKEN must differ" in capsys.readouterr().err
+
+
+def test_store_takes_a_redis_url_only(captured, capsys) -> None:
+    argv = ["serve", "--class", "--port", "0", "--no-browser", "--store"]
+    assert main([*argv, "redis://10.0.0.2:6379"]) == 0
+    assert captured["config"].app.state.limits.class_store == "redis://10.0.0.2:6379"
+    for sock in captured.pop("sockets"):
+        sock.close()
+    assert main([*argv, "http://10.0.0.2:6379"]) != 0
+    assert "expected redis://HOST:PORT" in capsys.readouterr().err
+
+
 def test_the_access_log_is_off_unless_asked_for(captured) -> None:
     assert main(["serve", "--port", "0", "--no-browser"]) == 0
     assert captured["config"].access_log is False

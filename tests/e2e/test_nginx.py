@@ -34,6 +34,7 @@ README = Path(__file__).resolve().parents[2] / "README.md"
 NAME = "lab.school.example"  # the README's host name
 TOKEN = "shared-by-both-copies"
 BEARER = {"authorization": f"Bearer {TOKEN}"}  # behind --proxy every request needs the token
+TEACHER = "the-teacher-s-own-shared-token"
 FIG = "#fig-training"
 
 
@@ -62,10 +63,12 @@ def _swap(text: str, old: str, new: str) -> str:
     return text.replace(old, new)
 
 
-def _replica() -> tuple[subprocess.Popen, int]:
-    """One `attnlab serve --proxy` copy on a free port (it prints the port it took)."""
+def _replica(store: str) -> tuple[subprocess.Popen, int]:
+    """One `attnlab serve --proxy` copy on a free port (it prints the port it took), its class
+    in the Redis at `store` that both copies share."""
     cmd = [sys.executable, "-m", "attnlab", "serve", "--proxy", "--allowed-host", NAME]
-    env = {**os.environ, "ATTNLAB_TOKEN": TOKEN}
+    cmd += ["--store", store]
+    env = {**os.environ, "ATTNLAB_TOKEN": TOKEN, "ATTNLAB_TEACHER_TOKEN": TEACHER}
     proc = subprocess.Popen(
         [*cmd, "--port", "0", "--no-browser"], stdout=subprocess.PIPE, text=True, env=env
     )
@@ -73,6 +76,24 @@ def _replica() -> tuple[subprocess.Popen, int]:
     port = int(re.search(r"127\.0\.0\.1:(\d+)/", line).group(1))
     _wait_for(lambda: httpx.get(f"http://127.0.0.1:{port}/api/figures", headers=BEARER).is_success)
     return proc, port
+
+
+@contextlib.contextmanager
+def _redis(run: Path) -> Iterator[str]:
+    """Debian's redis-server on a free loopback port (never the service); its URL."""
+    found = _need("redis-server", "redis")
+    port = _free_port()
+    cmd = [found, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+           "--dir", str(run)]  # fmt: skip
+    with subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as proc:
+        try:
+            _wait_for(
+                lambda: socket.create_connection(("127.0.0.1", port), timeout=1).close() or True
+            )
+            yield f"redis://127.0.0.1:{port}/0"
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)
 
 
 def _wait_for(ready: Any, timeout: float = 30.0) -> None:
@@ -118,27 +139,30 @@ def proxy(tmp_path_factory) -> Iterator[dict[str, Any]]:
     )  # fmt: skip
     copies: list[tuple[subprocess.Popen, int]] = []
     server = None
-    try:
-        copies += [_replica(), _replica()]
-        port = _free_port()
-        _write_config(run, [p for _, p in copies], port, cert, key)
-        globals_ = f"daemon off; pid {run}/nginx.pid;"
-        logs = f"{run}/error.log"
-        server = subprocess.Popen(
-            [nginx, "-p", str(run), "-e", logs, "-c", f"{run}/nginx.conf", "-g", globals_],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,  # nginx logs to DIR/error.log
-        )  # fmt: skip
-        url = f"https://127.0.0.1:{port}"
-        _wait_for(lambda: httpx.get(f"{url}/api/figures", headers=BEARER, verify=False).is_success)
-        yield {"url": url, "port": port, "copies": copies, "log": run / "access.log"}
-    finally:
-        if server is not None:
-            server.terminate()
-            server.wait(timeout=10)
-        for proc, _ in copies:
-            proc.terminate()
-            proc.wait(timeout=10)
-            proc.stdout.close()
+    with _redis(run) as store:
+        try:
+            copies += [_replica(store), _replica(store)]
+            port = _free_port()
+            _write_config(run, [p for _, p in copies], port, cert, key)
+            globals_ = f"daemon off; pid {run}/nginx.pid;"
+            logs = f"{run}/error.log"
+            server = subprocess.Popen(
+                [nginx, "-p", str(run), "-e", logs, "-c", f"{run}/nginx.conf", "-g", globals_],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,  # nginx logs to DIR/error.log
+            )  # fmt: skip
+            url = f"https://127.0.0.1:{port}"
+            _wait_for(
+                lambda: httpx.get(f"{url}/api/figures", headers=BEARER, verify=False).is_success
+            )
+            yield {"url": url, "port": port, "copies": copies, "log": run / "access.log"}
+        finally:
+            if server is not None:
+                server.terminate()
+                server.wait(timeout=10)
+            for proc, _ in copies:
+                proc.terminate()
+                proc.wait(timeout=10)
+                proc.stdout.close()
 
 
 def test_the_page_trains_in_chromium_through_the_proxy(proxy, browser) -> None:
@@ -201,6 +225,39 @@ def test_behind_the_proxy_every_request_needs_the_token(proxy) -> None:
         assert httpx.get(copy, headers=said | BEARER).status_code == 200
     assert httpx.get(copy).status_code == 401  # no header at all is not this machine either
     assert httpx.get(proxy["url"] + "/api/figures", verify=False).status_code == 401
+
+
+def _learner_on(stack: contextlib.ExitStack, port: int, seat: str) -> Any:
+    """A learner's class socket on one copy, as nginx would pass it on (the learner's address
+    in X-Forwarded-For, the join token): ip_hash sends one machine's learners to one copy, so
+    the test reaches each copy itself to have learners on both."""
+    from websockets.sync.client import connect
+
+    headers = {"x-forwarded-for": f"10.0.0.{port % 200}", "authorization": f"Bearer {TOKEN}"}
+    url = f"ws://127.0.0.1:{port}/ws/class"
+    ws = stack.enter_context(connect(url, additional_headers=headers, open_timeout=30))
+    ws.send(json.dumps({"type": "hello", "seat": seat}))
+    assert json.loads(ws.recv(timeout=10))["type"] == "seat"
+    return ws
+
+
+def test_one_teacher_sees_the_learners_of_both_copies_and_reaches_them_all(proxy) -> None:
+    """--store redis://…: the class lives in Redis, so the teacher's page, through nginx on
+    whichever copy, sees every seat, and "show everyone" reaches the pages of both copies."""
+    with contextlib.ExitStack() as stack:
+        copies = enumerate(proxy["copies"])
+        learners = [_learner_on(stack, port, f"{i + 1:032x}") for i, (_, port) in copies]
+        teacher = {"authorization": f"Bearer {TEACHER}"}
+        with httpx.Client(verify=False, base_url=proxy["url"], headers=teacher) as client:
+            assert client.get("/api/teach/class", headers={"authorization": ""}).status_code == 401
+            _wait_for(lambda: client.get("/api/teach/class").json()["joined"] == 2)
+            sent = client.post("/api/teach/show", json={"figure": "scaling", "follow": True,
+                                                       "settings": {"d_k": 256}})  # fmt: skip
+            assert sent.status_code == 200
+        for ws in learners:
+            got = json.loads(ws.recv(timeout=10))
+            assert (got["type"], got["settings"], got["id"]) == ("show", {"d_k": 256},
+                                                                 sent.json()["id"])  # fmt: skip
 
 
 def test_when_one_copy_stops_the_other_serves(proxy) -> None:

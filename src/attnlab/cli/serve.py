@@ -6,7 +6,8 @@ here, before uvicorn starts, so the port we print is the port we hold.
 
 Beyond this machine every request needs the join token (see `attnlab.web.guard`):
 - `--class` binds every interface, answers to this machine's own addresses and names, and prints
-  the join link (with a QR code) that stores the token in the learner's browser.
+  the join link (with a QR code) that stores the token in the learner's browser, and the
+  teacher link (/teach) with a token of its own, which no learner's token can replace.
 - `--proxy` is for N copies behind a reverse proxy on this machine (README: "Past one machine").
   Every request then comes from 127.0.0.1, which alone would pass as loopback, and the
   X-Forwarded-For the proxy adds is text any client can also write: so every request needs the
@@ -35,6 +36,7 @@ WORKERS = Param("workers", "int", 1, "server processes for the figure routes", l
 PORT_TRIES = 20  # how many ports after a busy one we try
 WILDCARD_HOSTS = ("0.0.0.0", "::", "")
 TOKEN_ENV = "ATTNLAB_TOKEN"  # replicas behind one proxy share the token through this
+TEACHER_TOKEN_ENV = "ATTNLAB_TEACHER_TOKEN"  # and the teacher's token through this
 
 
 def add_parser(subparsers: Any) -> None:
@@ -65,6 +67,13 @@ def add_parser(subparsers: Any) -> None:
         help="behind a reverse proxy on this machine: every request needs the token",
     )
     parser.add_argument("--workers", default="1", help=f"{WORKERS.help} (default: 1)")
+    parser.add_argument(
+        "--store",
+        default=None,
+        metavar="redis://HOST:PORT",
+        help="keep the class (seats, the teacher's view) in this Redis, shared by every copy "
+        "behind a proxy (default: in this process's memory)",
+    )
     parser.add_argument(
         "--access-log",
         action="store_true",
@@ -142,12 +151,18 @@ def serve_settings(args: argparse.Namespace, workers: int) -> Any:
         hosts.append(bind_address(args))  # a bound address the reader chose is a name we answer to
     if args.classroom:
         hosts += machine_addresses()
-    token = None
+    token = teacher = None
     if args.classroom or args.proxy:
         token = os.environ.get(TOKEN_ENV) or secrets.token_urlsafe(24)
+        teacher = os.environ.get(TEACHER_TOKEN_ENV) or secrets.token_urlsafe(24)
+        if teacher == token:
+            raise ParamError("teacher", f"{TEACHER_TOKEN_ENV} must differ from {TOKEN_ENV}")
     hosts = [h for i, h in enumerate(hosts) if h not in hosts[:i]]
-    chosen = {"join_token": token, "server_processes": workers, "access_log": args.access_log}
-    chosen["behind_proxy"] = args.proxy
+    if args.store and not args.store.startswith(("redis://", "rediss://")):
+        raise ParamError("store", "expected redis://HOST:PORT (Debian's redis-server)")
+    chosen = {"join_token": token, "teacher_token": teacher, "server_processes": workers,
+              "access_log": args.access_log, "class_store": args.store,
+              "behind_proxy": args.proxy}  # fmt: skip
     return replace(WebSettings(), allowed_hosts=tuple(hosts), **chosen)
 
 
@@ -156,12 +171,16 @@ def print_join(settings: Any, port: int, *, classroom: bool) -> None:
     stdout is a terminal (drawn in a log, the code is dozens of lines of block characters)."""
     import segno
 
-    token = settings.join_token
+    token, teacher = settings.join_token, settings.teacher_token
     if not classroom:  # behind a proxy: only the proxy knows the address learners use
         print(f"attnlab: learners join at <the proxy's address>/?token={token}", flush=True)
+        print(f"attnlab: the teacher's view at <the proxy's address>/teach?teacher={teacher}")
         return
     lan = [h for h in settings.allowed_hosts if h[0].isdigit()] or list(settings.allowed_hosts)
-    link = f"{url_for(lan[0] if lan else '127.0.0.1', port)}?token={token}"
+    base = url_for(lan[0] if lan else "127.0.0.1", port)
+    # first, and never as a code: a learner could scan it off the projector
+    print(f"attnlab: the teacher's view (keep it to yourself) at {base}teach?teacher={teacher}")
+    link = f"{base}?token={token}"
     print(f"attnlab: learners join at {link}", flush=True)
     if sys.stdout.isatty():  # a service's log (journald) gets the link, not a picture of it
         segno.make(link, error="m").terminal(out=sys.stdout, compact=True)

@@ -19,6 +19,7 @@ from attnlab import __version__
 from attnlab.figures import figure_modules
 from attnlab.trainpool.service import TrainingService
 from attnlab.web.claims_api import claims_router
+from attnlab.web.class_socket import class_router
 from attnlab.web.config import WebSettings
 from attnlab.web.figure_delay import FigureDelay
 from attnlab.web.figures_api import figures_router
@@ -32,6 +33,9 @@ from attnlab.web.presence_api import presence_router
 from attnlab.web.readercost import figure_request_cpu_s
 from attnlab.web.static_files import LessonStaticFiles
 from attnlab.web.strings_api import strings_router
+from attnlab.web.teach_api import teach_router
+from attnlab.web.teach_seeds import seeds_router
+from attnlab.web.teacher_gate import TeacherGate
 from attnlab.web.tokens_api import tokens_router
 from attnlab.web.training_socket import training_router
 
@@ -80,6 +84,9 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     app.include_router(training_router())
     app.include_router(health_router())  # GET /healthz, for a service manager or a monitor
     app.include_router(presence_router())  # pages say they are open: readers in the capacity
+    app.include_router(class_router())  # a learner's page in a class (/ws/class)
+    app.include_router(teach_router())  # the teacher's view: its page, API and socket
+    app.include_router(seeds_router())  # and its "one seed each"
     _add_error_handlers(app)
     app.add_middleware(MethodsMiddleware)  # HEAD, OPTIONS and a true Allow on every route
     _add_page(app, limits)
@@ -88,6 +95,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     # Text answers (the lesson, strings, figures' data) gzipped for a browser that accepts it;
     # the training socket, fonts and the bundle's own .gz files pass through as they are.
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MIN_BYTES, compresslevel=GZIP_LEVEL)
+    app.add_middleware(TeacherGate, settings=limits)  # the teacher's routes: their token only
     app.add_middleware(Guard, settings=limits)  # outside every route and the socket
     document_refusals(app)
     return app

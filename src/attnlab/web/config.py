@@ -46,6 +46,12 @@ class WebSettings:
     join_token: None, or the token every client beyond loopback must show (`serve --class`).
     behind_proxy: `serve --proxy`: every request comes through a reverse proxy, so none counts
         as loopback and every one must show `join_token` (X-Forwarded-For is anyone's to write).
+    teacher_token: None (no teacher's view), or the token that opens /teach, its API and its
+        socket, from every address, loopback too (`attnlab.web.teacher_gate`); never join_token.
+    class_store: None (the class in this process's memory) or redis://HOST:PORT, a Redis that
+        every copy behind a proxy shares (`serve --store`, `attnlab.classroom.redis_store`).
+    seat_ttl_s / max_seats: a learner's seat is forgotten this long after its page was last
+        heard from; at most this many seats at once (`attnlab.classroom`).
     max_header_bytes / header_timeout_s / keep_alive_s: a request's head must fit in this many
         bytes and arrive within this time; an idle kept-alive connection is closed after this.
     max_connections / backlog: requests past this many at once get 503; queued handshakes.
@@ -75,6 +81,10 @@ class WebSettings:
     allowed_hosts: tuple[str, ...] = ()
     join_token: str | None = None
     behind_proxy: bool = False
+    teacher_token: str | None = None
+    class_store: str | None = None
+    seat_ttl_s: float = 45.0
+    max_seats: int = 400
     max_header_bytes: int = 32 * 1024
     header_timeout_s: float = 10.0
     keep_alive_s: float = 5.0
@@ -101,3 +111,5 @@ class WebSettings:
     def __post_init__(self) -> None:
         if not 0.0 <= self.figure_delay_s <= MAX_FIGURE_DELAY_S:
             raise ValueError(f"figure_delay_s must be within [0, {MAX_FIGURE_DELAY_S}] seconds")
+        if self.teacher_token is not None and self.teacher_token in ("", self.join_token):
+            raise ValueError("the teacher's token must be set and differ from the join token")

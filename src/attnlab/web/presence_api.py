@@ -2,8 +2,9 @@
 
 A tab sends `{"reader": "<its random id>"}` every ~20 s while it is shown (lib/presence.js), and
 reads back what GET /api/training/capacity states: the capacity while the readers drag, the
-class size and whether the class is over it (then the page says so). A POST, so the guard's
-rules for POSTs hold (our own page's Origin, a JSON body).
+class size and whether the class is over it (then the page says so), and whether there is a
+teacher's view to join (`teaching`: the page opens /ws/class, `class_socket.py`). A POST, so
+the guard's rules for POSTs hold (our own page's Origin, a JSON body).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ CLASS_LOAD = {
         "capacity_while_dragging": {"type": "integer", "minimum": 0},
         "class_size": {"type": "integer", "minimum": 0},
         "over_capacity": {"type": "boolean"},
+        "teaching": {"type": "boolean", "description": "a class with a teacher's view (/ws/class)"},
     },
     "required": ["readers", "capacity_while_dragging", "class_size", "over_capacity"],
 }
@@ -81,6 +83,7 @@ def presence_router() -> APIRouter:
             presence(request.app).ping(reader)
         except ValueError as err:
             raise InputError(("body", "reader"), str(err)) from None
-        return JSONResponse(await class_status(request.app))
+        teaching = limits.teacher_token is not None  # then the page joins the class (/ws/class)
+        return JSONResponse({**await class_status(request.app), "teaching": teaching})
 
     return router

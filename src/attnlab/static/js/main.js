@@ -16,8 +16,11 @@ import { initHighlight } from "./lib/highlight.js";
 import { applyI18n, browserLang, translator } from "./lib/i18n.js";
 import { createLesson, keepPlace } from "./lib/lesson.js";
 import { renderMath } from "./lib/math.js";
+import { joinClass } from "./lib/classlink.js";
 import { createClassNotice } from "./lib/classnotice.js";
 import { watchOverflow } from "./lib/navcue.js";
+import { createClassSeeds } from "./lib/classseeds.js";
+import { createClassShow } from "./lib/classshow.js";
 import { createNotice } from "./lib/notice.js";
 import { startPresence } from "./lib/presence.js";
 import { createProgress } from "./lib/progress.js";
@@ -111,6 +114,7 @@ function startLesson({ store, t, announce, markSymbols, numbers }) {
   });
   return {
     lesson,
+    progress,
     /** Render the text in the current language (the other is fetched when the reader switches:
      *  a class opening the page at once sends one language, not two). */
     async show() {
@@ -196,7 +200,18 @@ async function start() {
   views.mountAll({ store, t, announce, onData });
   // the page is a reader: the server's capacity counts it, and FIG 2 says when the class is over
   const classNotice = createClassNotice(document.querySelector('figure[data-fig="training"]'), { t });
-  if (!figures.error) startPresence({ onLoad: (load) => classNotice.show(load) });
+  // in a class with a teacher's view: the seat, and what the teacher shows everyone
+  let classLink = null;
+  const classShow = createClassShow({ t, store, onName: (name) => classLink?.setName(name) });
+  const classSeeds = createClassSeeds({ store, send: (msg) => classLink?.send(msg) });
+  const onClass = (msg) => {
+    classShow.message(msg);
+    classSeeds.message(msg);
+  };
+  const joinIfTaught = (load) => {
+    if (load.teaching && !classLink) classLink = joinClass({ progress: text.progress, onMessage: onClass });
+  };
+  if (!figures.error) startPresence({ onLoad: (load) => { classNotice.show(load); joinIfTaught(load); } });
 
   store.subscribe((event) => {
     writeURL();
@@ -212,6 +227,7 @@ async function start() {
         renderAllMath(markSymbols);
         notice.relabel();
         classNotice.relabel();
+        classShow.relabel();
         views.relabelAll();
         document.dispatchEvent(new CustomEvent("attnlab:lang", { detail: { lang } }));
       }).then(() => announce(t("page.langChanged")));

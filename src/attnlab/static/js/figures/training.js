@@ -219,6 +219,9 @@ function runViews(fig) {
     showRunning() {
       fig.bar.show(run);
       root.classList.toggle("is-running", run.running);
+      // what the class's teacher sees of this page (lib/classlink.js): training, or in line
+      root.dispatchEvent(new CustomEvent("attnlab:train-state", { bubbles: true,
+        detail: { running: run.running, queued: Boolean(run.queued) } }));
     },
     showQueued: () => run.queued && status.set(t("tr.queued", run.queued), { kind: "is-waiting" }),
     showLimit: () => status.set(t("tr.limit", { step: count(run.step) }),

@@ -1,0 +1,116 @@
+"""RedisStore against a real redis-server (Debian's, started here on a free loopback port and
+stopped after): the same contract as MemoryStore, and two stores (two server processes)
+sharing one class: seats, numbers and messages."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from attnlab.classroom.store import CHANGES, LEARNERS, SeatsFull
+from tests import aio
+
+A, B, C = "a" * 32, "b" * 32, "c" * 32
+
+
+@pytest.fixture(scope="module")
+def redis_url(tmp_path_factory) -> Iterator[str]:
+    found = shutil.which("redis-server") or shutil.which("redis-server", path="/usr/bin:/usr/sbin")
+    if found is None:
+        if os.environ.get("CI"):
+            pytest.fail("redis-server is not installed (make redis)")
+        pytest.skip("redis-server is not installed (make redis)")
+    pytest.importorskip("redis")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    where = tmp_path_factory.mktemp("redis")
+    cmd = [found, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+           "--dir", str(where)]  # fmt: skip
+    with subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as proc:
+        try:
+            end = time.monotonic() + 10
+            while True:
+                with socket.socket() as s:
+                    if s.connect_ex(("127.0.0.1", port)) == 0:
+                        break
+                assert time.monotonic() < end and proc.poll() is None, "redis-server did not start"
+                time.sleep(0.05)
+            yield f"redis://127.0.0.1:{port}/0"
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)
+
+
+def _store(url: str, **bounds):
+    from attnlab.classroom.redis_store import RedisStore
+
+    return RedisStore(url, **{"ttl_s": 30, "max_seats": 5, **bounds})
+
+
+async def _fresh(url: str, **bounds):
+    store = _store(url, **bounds)
+    await store.client.flushdb()
+    return store
+
+
+def test_two_processes_share_the_seats_and_their_numbers(redis_url: str) -> None:
+    async def run() -> list[object]:
+        one, two = await _fresh(redis_url), _store(redis_url)
+        a = await one.join(A, "")
+        b = await two.join(B, "Ada")
+        again = await one.join(A, "Bo")
+        await two.update(A, tries=("sharpen",), first={"E1": 1})
+        seen = sorted((s.number, s.name, s.tries) for s in await one.seats())
+        await one.leave(B)
+        left = [s.key for s in await two.seats()]
+        await one.put("seeds", {"id": "x"})
+        value = await two.get("seeds")
+        await one.close()
+        await two.close()
+        return [a.number, b.number, again.number, seen, left, value]
+
+    assert aio.run(run()) == [1, 2, 1, [(1, "Bo", ("sharpen",)), (2, "Ada", ())], [A], {"id": "x"}]
+
+
+def test_a_message_reaches_the_subscribers_of_every_process(redis_url: str) -> None:
+    async def run() -> list[object]:
+        import asyncio
+
+        one, two = await _fresh(redis_url), _store(redis_url)
+        here, there = one.subscribe(LEARNERS), two.subscribe(LEARNERS)
+        other = two.subscribe(CHANGES)
+        await asyncio.sleep(0.3)  # each process's listener has subscribed
+        await one.publish(LEARNERS, {"type": "show", "n": 1})
+        got = [await asyncio.wait_for(s.get(), 5) for s in (here, there)]
+        await one.close()
+        await two.close()
+        return [got, other.queue.qsize()]
+
+    assert aio.run(run()) == [[{"type": "show", "n": 1}] * 2, 0]
+
+
+def test_a_silent_seat_expires_and_the_seats_are_bounded(redis_url: str) -> None:
+    async def run() -> list[object]:
+        import asyncio
+
+        store = await _fresh(redis_url, ttl_s=0.3, max_seats=2)
+        await store.join(A, "")
+        await store.join(B, "")
+        try:
+            await store.join(C, "")
+            full = False
+        except SeatsFull:
+            full = True
+        await asyncio.sleep(0.5)
+        gone = [await store.seats(), await store.update(A, shown=False)]
+        await store.close()
+        return [full, *gone]
+
+    assert aio.run(run()) == [True, [], None]
