@@ -26,7 +26,7 @@ from attnlab.params import ParamError
 from attnlab.web.class_socket import class_store, class_view, send_json
 from attnlab.web.config import WebSettings
 from attnlab.web.inputs import InputError, body_settings
-from attnlab.web.static_files import file_response
+from attnlab.web.revalidate import revalidated
 
 FLUSH_S = 0.15  # changes arriving within this are drawn together
 LOAD_EVERY_S = 1.0
@@ -43,7 +43,7 @@ def teach_router() -> APIRouter:
         if not page.is_file():
             missing = "the teacher's page (static/teach.html) is missing"
             return JSONResponse({"detail": missing}, 404)
-        return file_response(page)
+        return revalidated(request, page.read_bytes(), media_type="text/html; charset=utf-8")
 
     # Not in /openapi.json: the teacher's routes are not the lesson's public API (without
     # --class they do not exist, and with it only the teacher may call them).
