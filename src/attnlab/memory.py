@@ -22,7 +22,7 @@ LARGE_BYTES = 4 * 2**20  # a figure's arrays stay below (heap-fast); a decoded f
 _M_MMAP_THRESHOLD = -3  # mallopt's parameter number (malloc.h)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=4)  # once a process (a test may try another size)
 def map_large_buffers(large_bytes: int = LARGE_BYTES) -> bool:
     """Make this process's malloc map every buffer of `large_bytes` or more on its own (once);
     True if the allocator took it (glibc)."""

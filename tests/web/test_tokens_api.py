@@ -165,7 +165,9 @@ def test_the_openapi_description_lists_every_status() -> None:
 IMAGE_STRINGS = [
     "", "ab", "abc", "ab=c", "a===", "====", "ab==", "abc=", "abcd", "abcd\n", "ab cd", "ab-_",
     "data:image/png;base64,", "data:image/png;base64,abcd", "data:,abcd", "data:image/png,abcd",
-    "data:" + "x" * 64 + ";base64,abcd", "data:" + "x" * 65 + ";base64,abcd",
+    "data:" + "x" * 64 + ";base64,abcd", "data:image/gif;base64,abcd", "data:text/html;base64,abcd",
+    "data:image/webp;" + "x" * 64 + ";base64,abcd", "data:image/webp;" + "x" * 65 + ";base64,abcd",
+    "data:application/octet-stream;base64,abcd", "data:image/jpeg;name=a.jpg;base64,abcd",
 ]  # fmt: skip
 
 
@@ -192,7 +194,7 @@ def test_the_schemas_longest_image_is_the_servers() -> None:
     from attnlab.web.inputs import InputError
 
     schema = tokens_api.FRAME_BODY["content"]["application/json"]["schema"]["properties"]["image"]
-    head = "data:" + "x" * tokens_api.DATA_URL_TYPE + ";base64,"
+    head = tokens_api.LONGEST_HEAD
     longest = head + "A" * (schema["maxLength"] - len(head))
     assert len(tokens_api.image_bytes({"image": longest})) <= MAX_BYTES + 2  # read, not refused
     with pytest.raises(InputError) as refused:

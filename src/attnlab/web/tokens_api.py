@@ -33,7 +33,14 @@ from fastapi.responses import JSONResponse, Response
 from starlette.requests import ClientDisconnect
 
 from attnlab.figures.tokens import PATCHES, frame_patches
-from attnlab.frames import MAX_BYTES, MAX_PIXELS, FrameError, check_media_type
+from attnlab.frames import (
+    MAX_BYTES,
+    MAX_PIXELS,
+    MEDIA_TYPES,
+    UNTYPED,
+    FrameError,
+    check_media_type,
+)
 from attnlab.memory import map_large_buffers
 from attnlab.nn.cost import MODEL_PRESETS
 from attnlab.nn.timing import time_attention
@@ -44,12 +51,23 @@ from attnlab.web.schemas import error_responses, json_object_body, json_response
 
 # What `image` may hold, stated once for the server's check and the OpenAPI schema: base64 (4
 # characters for 3 bytes, padded to a multiple of 4, not empty) of at most MAX_BYTES bytes, maybe
-# after a data URL's head `data:<at most DATA_URL_TYPE characters>;base64,`.
+# after a data URL's head `data:<an image type we read>[;<a parameter>];base64,`.
 MAX_BASE64 = -(-MAX_BYTES // 3) * 4
-DATA_URL_TYPE = 64  # "image/jpeg" and any parameters a browser adds
-DATA_URL = re.compile(f"data:[^,]{{0,{DATA_URL_TYPE}}};base64,")
+DATA_TYPES = (*MEDIA_TYPES, UNTYPED)  # what a data URL may declare (the bytes decide the format)
+DATA_URL_PARAMS = 64  # one parameter a browser may add after the type (";name=frame.png")
+
+
+def _any_case(text: str) -> str:
+    """A pattern for `text` in any letter case (a JSON Schema pattern takes no flags)."""
+    return "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else re.escape(c) for c in text)
+
+
+DATA_URL = re.compile(  # media types are case-insensitive (RFC 2045)
+    f"data:(?:{'|'.join(map(_any_case, DATA_TYPES))})(?:;[^,;]{{1,{DATA_URL_PARAMS}}})?;base64,"
+)
 BASE64 = "(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{4}|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{2}==)"
-MAX_IMAGE_CHARS = MAX_BASE64 + len("data:;base64,") + DATA_URL_TYPE
+LONGEST_HEAD = f"data:{max(DATA_TYPES, key=len)};{'x' * DATA_URL_PARAMS};base64,"
+MAX_IMAGE_CHARS = MAX_BASE64 + len(LONGEST_HEAD)
 # the rest of the body is the JSON around the string
 MAX_BODY_BYTES = MAX_IMAGE_CHARS + 1024
 FRAME_CACHE = 16  # answers kept (each ~0.1 MB: the 224 × 224 PNG and five patch grids)
@@ -169,22 +187,24 @@ def image_bytes(raw: dict[str, Any]) -> bytes:
         raise InputError(where, "image: expected a base64 string")
     if len(text) > MAX_IMAGE_CHARS:
         raise InputError(where, f"image: larger than {MAX_BYTES} bytes", status=413)
-    media_type = None
     if text.startswith("data:"):
         head = DATA_URL.match(text)
         if head is None:
-            raise InputError(where, "image: a data URL must be base64 (data:image/png;base64,…)")
-        media_type = head.group(0).removeprefix("data:").split(";")[0]
+            raise InputError(where, f"image: {_data_url_fault(text)}")
         text = text[head.end() :]
     if len(text) > MAX_BASE64:
         raise InputError(where, f"image: larger than {MAX_BYTES} bytes", status=413)
-    data = _base64_bytes(text, where)
-    if media_type is not None:  # a type it declares is an image type we read, or none
-        try:
-            check_media_type(media_type)
-        except FrameError as err:
-            raise InputError(where, f"image: {err}") from None
-    return data
+    return _base64_bytes(text, where)
+
+
+def _data_url_fault(text: str) -> str:
+    """What is wrong with a data URL's head that DATA_URL refused: its type, or its form."""
+    declared = text.removeprefix("data:").split(",", 1)[0].split(";")[0]
+    try:
+        check_media_type(declared)  # a type it declares is an image type we read, or none
+    except FrameError as err:
+        return str(err)
+    return "a data URL must be base64 (data:image/png;base64,…)"
 
 
 def _base64_bytes(text: str, where: tuple[str, ...]) -> bytes:
