@@ -37,7 +37,7 @@ from starlette.responses import HTMLResponse, JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from attnlab.web.config import WebSettings
-from attnlab.web.origin import host_allowed, origin_allowed
+from attnlab.web.origin import host_allowed, own_page
 from attnlab.web.schemas import ERROR_SCHEMA, json_response
 from attnlab.web.teacher_gate import teacher_shown
 
@@ -92,15 +92,7 @@ class Guard:
         return None
 
     def _own_page(self, scope: Scope, headers: Headers) -> bool:
-        if headers.get("sec-fetch-site") in ("cross-site", "same-site"):
-            return False
-        server = scope.get("server") or (None, None)
-        return origin_allowed(
-            headers.get("origin"),
-            host_header=headers.get("host"),
-            server_port=server[1],
-            allowed_hosts=self.settings.allowed_hosts,
-        )
+        return own_page(scope, headers, self.settings.allowed_hosts)
 
     def _needs_token(self, scope: Scope) -> bool:
         if self.settings.join_token is None:

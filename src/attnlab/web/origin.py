@@ -14,6 +14,9 @@ import re
 from collections.abc import Iterable
 from urllib.parse import SplitResult, urlsplit
 
+from starlette.datastructures import Headers
+from starlette.types import Scope
+
 LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
 _DEFAULT_PORT = {"http": 80, "https": 443, "ws": 80, "wss": 443}
 # A Host header is a name or an [IPv6] literal and an optional port, nothing else ("a@b" is not).
@@ -67,3 +70,21 @@ def _endpoint(url: str) -> tuple[str, str, int] | None:
     if not parts.hostname or scheme not in _DEFAULT_PORT:
         return None
     return scheme, parts.hostname.lower(), port or _DEFAULT_PORT[scheme]
+
+
+def own_page(
+    scope: Scope, headers: Headers, allowed_hosts: tuple[str, ...], *, followed_link: bool = False
+) -> bool:
+    """Whether the request comes from the lesson's own page (or from no page at all): no
+    cross-site fetch metadata (unless it is a link the reader followed, from wherever), and an
+    Origin, if any, of a host name this server answers to."""
+    cross_site = headers.get("sec-fetch-site") in ("cross-site", "same-site")
+    if cross_site and not followed_link:
+        return False
+    server = scope.get("server") or (None, None)
+    return origin_allowed(
+        headers.get("origin"),
+        host_header=headers.get("host"),
+        server_port=server[1],
+        allowed_hosts=allowed_hosts,
+    )

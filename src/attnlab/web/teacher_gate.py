@@ -24,7 +24,7 @@ from starlette.responses import HTMLResponse, JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from attnlab.web.config import WebSettings
-from attnlab.web.origin import origin_allowed
+from attnlab.web.origin import own_page
 
 TEACHER_COOKIE = "attnlab_teacher"
 TEACHER_QUERY = "teacher"  # the teacher link: /teach?teacher=<token>
@@ -95,16 +95,8 @@ class TeacherGate:
 
     def _own_page(self, scope: Scope, headers: Headers) -> bool:
         followed_link = scope["type"] == "http" and headers.get("sec-fetch-mode") == "navigate"
-        site = headers.get("sec-fetch-site")
-        if site in ("cross-site", "same-site") and not (followed_link and _link_token(scope)):
-            return False
-        server = scope.get("server") or (None, None)
-        return origin_allowed(
-            headers.get("origin"),
-            host_header=headers.get("host"),
-            server_port=server[1],
-            allowed_hosts=self.settings.allowed_hosts,
-        )
+        teacher_link = followed_link and bool(_link_token(scope))  # opened from anywhere
+        return own_page(scope, headers, self.settings.allowed_hosts, followed_link=teacher_link)
 
     def _store_cookie(self, scope: Scope) -> HTMLResponse:
         """The teacher link's answer: the cookie, and a page that moves on to /teach."""
