@@ -99,4 +99,8 @@ def test_the_sources_make_the_same_page(browser, server, sources_server) -> None
             assert uses_sources == (base == sources_server)
         finally:
             context.close()
+    # KaTeX draws the formulas in both; how many there are grows as the lesson's measured values
+    # arrive (each server measures on its own clock), so the counts are not compared
+    math = [page_shown.pop("math") for page_shown in shown]
+    assert min(math) > 100, math
     assert shown[0] == shown[1]

@@ -369,5 +369,11 @@ def test_the_panel_draws_every_seed_of_f2_2_and_f2_6(open_lesson, server) -> Non
         misses = len(values[claim]["failing_seeds"])
         assert page.locator(f"{box} .seed-dot.miss").count() == misses, claim
     page.locator("[data-set-lang=zh]").dispatch_event("click")
-    page.wait_for_function("document.querySelectorAll('#check-panel .seed-plot').length === 2")
+    # the switch waits for the Chinese strings (fetched when asked for): until then the English
+    # plots stand, so wait for the panel's Chinese, not only for its plots
+    page.wait_for_function(
+        "document.querySelectorAll('#check-panel .seed-plot').length === 2"
+        " && /[\\u4e00-\\u9fff]/.test("
+        "document.querySelector('#check-panel .seed-plot-box figcaption').textContent)"
+    )
     assert CJK.search(page.inner_text("#check-panel .seed-plot-box figcaption >> nth=0"))

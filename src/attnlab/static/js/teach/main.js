@@ -3,10 +3,10 @@
 // the page's catalogues with the teacher's own (i18n/teach.LANG.json) on top.
 
 import { getJSON } from "../lib/api.js";
-import { applyI18n, browserLang, loadCatalogues, translator } from "../lib/i18n.js";
+import { groupStrings, loadStrings, pageStrings } from "../lib/catalogues.js";
+import { applyI18n, browserLang, translator } from "../lib/i18n.js";
 import { LANGS } from "../lib/state.js";
 import { socketURL, trainSocket } from "../lib/trainsocket.js";
-import { loadViewStrings } from "../lib/viewstrings.js";
 import { drawBars, drawCounts, drawLoad, drawSeats } from "./glance.js";
 import { lessonLabels } from "./labels.js";
 import { createSeeds } from "./seeds.js";
@@ -20,7 +20,9 @@ function firstLang() {
 }
 
 async function start() {
-  const [page, own, figures] = await Promise.all([loadCatalogues(), loadViewStrings("teach"), getJSON("/api/figures")]);
+  // both languages at once: one teacher, and a switch without a wait
+  const [, figures] = await Promise.all([Promise.all(LANGS.map((l) => loadStrings(l))), getJSON("/api/figures")]);
+  const [page, own] = [pageStrings, await groupStrings("teach")];
   const catalogues = Object.fromEntries(LANGS.map((l) => [l, { ...page[l], ...own[l] }]));
   let lang = firstLang();
   const t = translator(catalogues, () => lang);
