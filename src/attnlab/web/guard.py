@@ -25,7 +25,6 @@ below leave it nothing to gain (see `origin.py` for what "ours" means):
 from __future__ import annotations
 
 import hmac
-import html
 import ipaddress
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
@@ -33,10 +32,11 @@ from urllib.parse import parse_qsl, urlencode
 from fastapi import FastAPI
 from starlette.datastructures import Headers
 from starlette.requests import cookie_parser
-from starlette.responses import HTMLResponse, JSONResponse
+from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from attnlab.web.config import WebSettings
+from attnlab.web.cookie_page import cookie_page
 from attnlab.web.origin import host_allowed, own_page
 from attnlab.web.schemas import ERROR_SCHEMA, json_response
 from attnlab.web.teacher_gate import teacher_shown
@@ -131,19 +131,13 @@ class Guard:
             return
         # Only ever our own page: the path is JOIN_PATH itself, never one taken from the request
         # (`//evil.example/` would be another site's address).
-        target = html.escape(JOIN_PATH + (f"?{urlencode(query)}" if query else ""))
-        body = (
-            f'<!doctype html><meta http-equiv="refresh" content="0; url={target}">'
-            '<link rel="icon" href="data:,">'  # no request for /favicon.ico (a 404)
-            f'<title>attnlab</title><p>Joined. <a href="{target}">Open the lesson</a>.</p>'
-        )
-        page = HTMLResponse(body, headers={"cache-control": "no-store"})
-        page.set_cookie(
-            TOKEN_COOKIE,
-            self.settings.join_token or "",
-            httponly=True,
-            samesite="strict",
-            secure=scope.get("scheme") == "https",
+        target = JOIN_PATH + (f"?{urlencode(query)}" if query else "")
+        page = cookie_page(
+            scope,
+            cookie=TOKEN_COOKIE,
+            token=self.settings.join_token or "",
+            target=target,
+            text="Joined: open the lesson",
         )
         await page(scope, receive, send)
 

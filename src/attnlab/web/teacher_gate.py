@@ -24,6 +24,7 @@ from starlette.responses import HTMLResponse, JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from attnlab.web.config import WebSettings
+from attnlab.web.cookie_page import cookie_page
 from attnlab.web.origin import own_page
 
 TEACHER_COOKIE = "attnlab_teacher"
@@ -100,16 +101,10 @@ class TeacherGate:
 
     def _store_cookie(self, scope: Scope) -> HTMLResponse:
         """The teacher link's answer: the cookie, and a page that moves on to /teach."""
-        body = (
-            f'<!doctype html><meta http-equiv="refresh" content="0; url={TEACHER_PAGE}">'
-            f'<title>attnlab</title><p><a href="{TEACHER_PAGE}">Open the teacher\'s view</a>.</p>'
+        return cookie_page(
+            scope,
+            cookie=TEACHER_COOKIE,
+            token=self.settings.teacher_token or "",
+            target=TEACHER_PAGE,
+            text="Open the teacher's view",
         )
-        page = HTMLResponse(body, headers={"cache-control": "no-store"})
-        page.set_cookie(
-            TEACHER_COOKIE,
-            self.settings.teacher_token or "",
-            httponly=True,
-            samesite="strict",
-            secure=scope.get("scheme") == "https",
-        )
-        return page
