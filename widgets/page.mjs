@@ -43,12 +43,14 @@ function pageBlock() {
 
 const staticPath = (rel) => path.join(STATIC, rel);
 
-// A font named by a sheet stays a URL of the page's own (KaTeX's .woff and .ttf fallbacks are not
-// shipped: a browser that reads the bundle takes the .woff2 first).
+// A font named by a sheet stays a URL of the page's own.
 const fontsStay = {
   name: "fonts-stay",
   setup(build) {
     build.onResolve({ filter: /\.(woff2?|ttf)$/ }, (args) => {
+      // already a URL of the page's own (css/cjk.css: /static/fonts/…): as it is, not a path on
+      // this disk, which would name the checkout's depth in the bundle
+      if (args.path.startsWith("/")) return { path: args.path, external: true };
       const file = path.resolve(args.resolveDir, args.path);
       return { path: `/static/${path.relative(STATIC, file).split(path.sep).join("/")}`, external: true };
     });
@@ -117,11 +119,17 @@ function emit(bytes, ext) {
   return name;
 }
 
+// KaTeX's sheet names a .woff and a .ttf after each .woff2; every browser the bundle targets
+// takes the .woff2, and the others are not shipped: the sheet names only files that exist.
+const FALLBACK_FONT = /,url\([^)]+\.(?:woff|ttf)\) format\("(?:woff|truetype)"\)/g;
+const withoutFallbackFonts = (bytes) =>
+  new TextEncoder().encode(new TextDecoder().decode(bytes).replace(FALLBACK_FONT, ""));
+
 mkdirSync(OUT, { recursive: true });
 for (const f of readdirSync(OUT)) if (/^page[-.]/.test(f)) rmSync(path.join(OUT, f));
 const block = pageBlock();
 const js = await build(scriptEntry(block), "js", block.classic);
-const css = await build(sheetEntry(block), "css", []);
+const css = withoutFallbackFonts(await build(sheetEntry(block), "css", []));
 const manifest = { js: emit(js, "js"), css: emit(css, "css") };
 writeFileSync(path.join(OUT, "page.json"), `${JSON.stringify(manifest, null, 2)}\n`);
 console.log(`attnlab page: ${manifest.js} (${js.length} B), ${manifest.css} (${css.length} B) in ${path.relative(process.cwd(), OUT) || "."}`);

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gzip
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -56,3 +57,14 @@ def test_each_gz_holds_its_file() -> None:
     }
     for path in packed:
         assert gzip.decompress(path.read_bytes()) == path.with_suffix("").read_bytes(), path.name
+
+
+def test_each_url_in_the_sheet_is_a_static_file_of_ours() -> None:
+    """A font's URL is /static/… as served, never a path on the disk it was built on (which
+    named the checkout's depth: the bundle then differed from one clone to another)."""
+    sheet = next(p for p in COMMITTED.iterdir() if p.suffix == ".css").read_text()
+    urls = set(re.findall(r"url\(([^)]+)\)", sheet))
+    assert urls
+    for url in urls:
+        assert url.startswith("/static/") and ".." not in url, url
+        assert (PACKAGE_STATIC / url.removeprefix("/static/")).is_file(), url

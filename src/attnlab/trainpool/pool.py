@@ -147,9 +147,12 @@ class TrainPool:
             threading.Thread(target=self._read, args=(w,), daemon=True).start()
 
     def _end(self, workers: list[_Worker]) -> None:
-        stop_processes([w.process for w in workers], timeout_s=0)
+        """Stop those of `workers` that a `stop` has not taken already. One thread only may wait
+        for a process: two that reap it at once can each see it alive after it has ended."""
         with self._spawn_lock:
+            mine = [w.process for w in workers if w in self._spawned]
             self._spawned = [w for w in self._spawned if w not in workers]
+        stop_processes(mine, timeout_s=0)
 
     def steps_per_s(self) -> tuple[float, float]:
         """A session's speed alone and stacked: medians over the workers' start-up measurements."""
