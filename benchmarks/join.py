@@ -66,6 +66,8 @@ class Learner:
     errors: int = 0
     retries: int = 0
     why: Counter[str] = field(default_factory=Counter)
+    # path → (bytes on the wire, seconds from the start until its answer was read)
+    each: dict[str, tuple[int, float]] = field(default_factory=dict)
 
 
 @contextmanager
@@ -150,9 +152,9 @@ async def one_learner(
             try:
                 response = await ask(client, r, learner)
                 await response.aread()
-                learner.wire_bytes += (
-                    response.num_bytes_downloaded + len(r.body or b"") + head_bytes(response)
-                )
+                wire = response.num_bytes_downloaded + len(r.body or b"") + head_bytes(response)
+                learner.wire_bytes += wire
+                learner.each[r.path.split("?")[0]] = (wire, time.perf_counter() - began)
                 if response.status_code >= 400:
                     learner.errors += 1
                     learner.why[f"{response.status_code} {r.path.split('?')[0]}"] += 1
@@ -227,10 +229,21 @@ def measure(sources: bool, learners: int, connections: int) -> dict[str, float]:
         f"  requests sent again after the server closed an idle connection: "
         f"{sum(r.retries for r in result)}"
     )
+    report_requests(sorted(result, key=lambda r: r.seconds)[len(result) // 2])
     why = sum((r.why for r in result), Counter())
     if why:
         print("  errors: " + ", ".join(f"{k} ×{n}" for k, n in why.most_common(8)))
     return row
+
+
+def report_requests(learner: Learner, top: int = 10) -> None:
+    """The median learner's largest answers, and the last to arrive (what a page waits on)."""
+    by_bytes = sorted(learner.each.items(), key=lambda kv: -kv[1][0])[:top]
+    print(f"  the median learner's {top} largest answers (KiB on the wire):")
+    print("    " + ", ".join(f"{path} {wire / 1024:.1f}" for path, (wire, _) in by_bytes))
+    last = sorted(learner.each.items(), key=lambda kv: -kv[1][1])[:5]
+    print("  its last answers to arrive (s after the start):")
+    print("    " + ", ".join(f"{path} {at:.2f}" for path, (_, at) in last))
 
 
 def loadavg() -> str:

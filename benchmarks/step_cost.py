@@ -1,4 +1,4 @@
-"""Where a training step's CPU goes in a worker: one learner alone, and 8 stacked (issue 19).
+"""Where a training step's CPU goes in a worker: one learner alone, 8 and STACK_MAX stacked.
 
 A learner at the watch pace (200 steps/s, a frame every 40 ms) trains 8 steps a frame and gets
 one progress message a frame. This runs the worker's own calls in this process, frame after
@@ -20,6 +20,7 @@ import time
 from attnlab.tabletop import TrainConfig
 from attnlab.tabletop.seed_batch import EVAL_EVERY, KeptStacks, evaluate
 from attnlab.trainpool.session import TrainingSession, train_stacked
+from attnlab.trainpool.worker import STACK_MAX
 
 STEPS_PER_FRAME = 8  # 200 steps/s × 0.04 s
 TARGET_US = 150.0
@@ -69,11 +70,12 @@ def main() -> None:
     if not 10 <= args.frames <= 5000:
         raise SystemExit("bounded: 10–5000 frames")
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    rows = {k: per_step(k, args.frames) for k in (1, 8)}
+    stacks = (1, 8, STACK_MAX)
+    rows = {k: per_step(k, args.frames) for k in stacks}
     print(f"\nCPU µs per learner-step at the watch pace ({STEPS_PER_FRAME} steps a frame)")
-    print(f"{'part':<36} {'alone':>8} {'8 stacked':>10}")
+    print(f"{'part':<36} {'alone':>8}" + "".join(f"{f'{k} stacked':>12}" for k in stacks[1:]))
     for part in rows[1]:
-        print(f"{part:<36} {rows[1][part]:>8.0f} {rows[8][part]:>10.0f}")
+        print(f"{part:<36}" + "".join(f"{rows[k][part]:>{8 if k == 1 else 12}.0f}" for k in stacks))
     print(f"target: ≤ {TARGET_US:.0f} µs a step, all included")
 
 

@@ -109,6 +109,28 @@ def test_predict_refuses_bad_scenes(args, field):
     assert err.value.name == field
 
 
+def test_the_display_scene_kept_between_frames_changes_no_answer_and_no_refusal():
+    """`predict` keeps the last scene it checked and encoded (a page asks for the same one every
+    frame): the answer is the one a fresh trainer gives, and an equal-looking scene of other
+    types (True for 1, 1.0 for the colour 1) is still refused."""
+    tr, positions = Trainer(TrainConfig(seed=2)), [[10.0, 70.0], [60.0, 20.0]]
+    tr.advance(50)
+    first = tr.predict(positions, [1, 4], 1)
+    assert tr.predict(positions, [1, 4], 1) == first
+    tr.advance(25)
+    fresh = Trainer(TrainConfig(seed=2))
+    fresh.advance(75)
+    assert tr.predict(positions, [1, 4], 1) == fresh.predict(positions, [1, 4], 1)
+    assert tr.predict(positions, [1, 4], 4)["truth"] == pytest.approx([60.0, 20.0])
+    for args, field in (
+        ((positions, [1, 4], True), "target"),
+        ((positions, [1.0, 4.0], 1), "colours"),
+    ):
+        with pytest.raises(ParamError) as err:
+            tr.predict(*args)
+        assert err.value.name == field
+
+
 def test_vector_needs_a_second_colour_on_the_table():
     tr = Trainer(TrainConfig(task="vector", heads=2, seed=0))
     for second in (None, 2, 0):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import multiprocessing
 import threading
+import time
 
 import pytest
 
@@ -123,3 +124,34 @@ def test_paced_sessions_keep_their_quota_when_stacked(worker) -> None:
     done = _messages_of(conn, (21, 22), lambda m: m["type"] == "progress" and m["step"] >= 40)
     for frames in done.values():
         assert [m["step"] for m in frames if m["type"] == "progress"] == [8, 16, 24, 32, 40]
+
+
+def test_paced_sessions_begun_at_other_moments_share_frames_and_train_stacked(worker, monkeypatch):
+    """Frames lie on one grid for the whole worker: a class's sessions, begun whenever each
+    learner pressed Train, fall due at the same moments and train as one stack (not one by one,
+    at nearly twice the CPU a step)."""
+    import attnlab.trainpool.worker as worker_module
+
+    sizes: list[int] = []
+    real = worker_module.train_stacked
+
+    def spy(sessions, n, kept=None):
+        sizes.append(len(sessions))
+        return real(sessions, n, kept)
+
+    monkeypatch.setattr(worker_module, "train_stacked", spy)
+    conn, loop = worker
+    for sid in (31, 32):
+        conn.send(("open", sid, TrainConfig(seed=sid), 20_000, 500))
+    _messages_of(conn, (31, 32), lambda m: m["type"] == "progress")
+    conn.send(("run", 31, None, 200))
+    _messages(conn, 31, lambda m: m["type"] == "progress" and m["step"] >= 16)
+    time.sleep(0.013)  # a third of a frame later
+    conn.send(("run", 32, None, 200))
+    dues = []
+    for step in (16, 40, 64):
+        _messages(conn, 32, lambda m, step=step: m["type"] == "progress" and m["step"] >= step)
+        dues += [run.due for run in list(loop.runs.values()) if run.goal is not None]
+    frames = [due / loop.frame_s for due in dues]
+    assert all(abs(f - round(f)) < 1e-6 for f in frames), frames  # every frame on the grid
+    assert sizes.count(2) >= 3  # and frames of both were trained together

@@ -42,6 +42,22 @@ def test_answers_expire() -> None:
     assert cache.get("k", lambda: b"new") == b"new"
 
 
+def test_expired_answers_leave_at_the_next_keep_even_when_used_since() -> None:
+    """Their bytes are not held past ttl_s (an answer used often still expires: one used at 10 s
+    is as old as it was computed), and only they leave."""
+    clock = Clock()
+    cache = AnswerCache(ttl_s=15.0, clock=clock)
+    cache.get("a", lambda: b"1" * 10)
+    clock.now = 5.0
+    cache.get("b", lambda: b"2" * 20)
+    clock.now = 10.0
+    cache.get("a", lambda: b"x")  # a hit: a is the most recently used now
+    clock.now = 16.0
+    cache.get("c", lambda: b"3" * 30)  # a expired at 15
+    assert (cache.stats().entries, cache.stats().bytes) == (2, 50)
+    assert cache.get("b", lambda: b"recomputed") == b"2" * 20
+
+
 def test_the_entry_bound_drops_the_least_recently_used() -> None:
     cache = AnswerCache(max_entries=2)
     cache.get("a", lambda: b"1")

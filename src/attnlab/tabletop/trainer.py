@@ -22,7 +22,7 @@ import numpy as np
 from attnlab.params import Param, ParamError, validate
 from attnlab.tabletop.colour_match import colour_match, peak_shares, scores_under
 from attnlab.tabletop.model import attend
-from attnlab.tabletop.scenes import HALF_CM, MAX_SLOTS, N_COLOURS, TABLE_CM, TASKS
+from attnlab.tabletop.scenes import HALF_CM, MAX_SLOTS, N_COLOURS, TABLE_CM, TASKS, Scenes
 from attnlab.tabletop.scenes import scene_from_objects as _scene
 from attnlab.tabletop.seed_batch import (
     ERROR_KEYS,
@@ -108,6 +108,7 @@ class Trainer:
         self.config = config or TrainConfig()
         self._batch = SeedBatch(self.config.task, self.config.heads, [self.config.seed])
         self.history: list[dict[str, Any]] = [record_of(self._batch, 0)]
+        self._display: tuple[Any, Scenes] | None = None  # (its key, the scene `predict` read)
 
     @property
     def step(self) -> int:
@@ -171,9 +172,8 @@ class Trainer:
         holds, per head, the attention weight of each object in the order given. `second` is
         ignored for fetch.
         """
-        p, cols = _check_scene(positions_cm, colours, target, second, self.config.task)
         task = self.config.task
-        sc = _scene(p, cols, target, -1 if second is None else second, task=task)
+        sc = self._display_scene(positions_cm, colours, target, second)
         y_attn, alpha = attend(self._batch.params_a, sc.x[0], sc.c[0])
         y_mlp, _ = self._batch.mlp.forward(self._batch.params_m, sc.rows[None])
         offset = HALF_CM if task == "fetch" else 0.0  # positions are centred, vectors are not
@@ -183,6 +183,36 @@ class Trainer:
             "truth": (sc.y[0] * HALF_CM + offset).tolist(),
             "weights": alpha.tolist(),
         }
+
+    def _display_scene(self, positions_cm: Any, colours: Any, target: Any, second: Any) -> Scenes:
+        """The scene checked and encoded, once while it stays the same: a training page asks
+        for the same display scene every frame (a quarter of a progress message's cost)."""
+        key = _scene_key(positions_cm, colours, target, second)
+        if key is not None and self._display is not None and self._display[0] == key:
+            return self._display[1]
+        p, cols = _check_scene(positions_cm, colours, target, second, self.config.task)
+        second_colour = -1 if second is None else second
+        sc = _scene(p, cols, target, second_colour, task=self.config.task)
+        self._display = None if key is None else (key, sc)
+        return sc
+
+
+def _scene_key(positions_cm: Any, colours: Any, target: Any, second: Any) -> Any:
+    """A hashable key equal only for a scene given with the same values of the same types (1.0
+    is not the colour 1, True not the target 1), or None when it cannot be made."""
+    try:
+        cols = tuple(colours)
+        key = (
+            tuple(tuple(p) for p in positions_cm),
+            cols,
+            tuple(map(type, cols)),
+            (type(target), target),
+            (type(second), second),
+        )
+        hash(key)
+    except TypeError:
+        return None
+    return key
 
 
 def advance_together(

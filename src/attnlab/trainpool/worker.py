@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import time
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
@@ -42,7 +43,9 @@ from attnlab.trainpool.session import (
 )
 
 CHUNK_S = 0.005  # one chunk of steps lasts about this long: the latency of a pause or a close
-STACK_MAX = 8  # due sessions of one task and head count trained stacked, at most
+# due sessions of one task and head count trained stacked, at most: a step of each of 16 costs
+# ~0.55 of one alone, of 8 ~0.65 (benchmarks/step_cost.py); beyond, the arrays outgrow the cache
+STACK_MAX = 16
 STACK_CHUNK = 2  # a stack's chunk may last twice a session's: stacking and unstacking cost
 MEASURE_S = 0.2  # how long the worker trains, at start, to measure a rate (alone, stacked)
 STACK_MEASURED = 4  # the stack measured at start: the capacity counts on stacks this big
@@ -216,7 +219,7 @@ class Worker:
         was_running = run.goal is not None
         run.goal, run.pace = min(goal, session.max_steps), pace
         if not was_running:
-            run.due, run.quota, run.sent_at = time.monotonic(), self._per_frame(pace), 0.0
+            run.due, run.quota, run.sent_at = self._frame_start(), self._per_frame(pace), 0.0
             self.share.add(sid)
         self._send(sid, session.state(running=True))
 
@@ -228,6 +231,16 @@ class Worker:
         self.share.remove(sid)
         if announce:
             self._send(sid, run.session.state(running=False), ended=True)
+
+    def _frame_start(self, now: float | None = None) -> float:
+        """The start of the frame `now` is in, on one grid of frames for the whole worker.
+
+        Paced sessions keep their frames on this grid, so those of one setting fall due at the
+        same moments and train as one stack (`_stack_with`): begun at their own moments, a
+        class's frames were out of phase and most chunks trained one or two sessions, at nearly
+        twice a stacked step's CPU (benchmarks/step_cost.py)."""
+        t = time.monotonic() if now is None else now
+        return math.floor(t / self.frame_s) * self.frame_s
 
     def _per_frame(self, pace: int) -> int:
         return max(1, round(pace * self.frame_s)) if pace else 0
@@ -270,7 +283,9 @@ class Worker:
             self._send(sid, session.progress(run.records))
             run.records, run.sent_at = [], time.monotonic()
             if run.pace:  # the next frame; a worker that fell behind does not owe frames
-                run.due, run.quota = max(run.due + self.frame_s, now), self._per_frame(run.pace)
+                due = run.due + self.frame_s
+                run.due = due if due >= now else self._frame_start(now)
+                run.quota = self._per_frame(run.pace)
         if finished:
             if session.step >= session.max_steps:
                 self._send(sid, {"type": "done", "reason": "step_limit"})

@@ -21,6 +21,7 @@ from attnlab.trainpool.service import TrainingService
 from attnlab.web.claims_api import claims_router
 from attnlab.web.class_socket import class_router
 from attnlab.web.config import WebSettings
+from attnlab.web.figure_answers import GZIP_MIN_BYTES
 from attnlab.web.figure_delay import FigureDelay
 from attnlab.web.figures_api import figures_router
 from attnlab.web.guard import Guard, document_refusals
@@ -40,7 +41,6 @@ from attnlab.web.tokens_api import tokens_router
 from attnlab.web.training_socket import training_router
 
 log = logging.getLogger("attnlab.web")
-GZIP_MIN_BYTES = 1024  # smaller answers fit a packet or two as they are
 GZIP_LEVEL = 6  # level 9 costs about twice the CPU for 1 % fewer bytes on the lesson's JSON
 
 

@@ -24,6 +24,11 @@ from attnlab.web.answer_cache import AnswerCache
 from attnlab.web.inputs import checked
 from attnlab.web.revalidate import etag_of
 
+GZIP_MIN_BYTES = 1024  # smaller answers fit a packet or two as they are
+# A drag's answer is packed once and sent to few: level 1 makes it 2–4 times faster than level
+# 6 for 5–10 % more bytes on the lesson's JSON (benchmarks/figure_gzip.py), nginx's own default
+ANSWER_GZIP_LEVEL = 1
+
 
 @dataclass(frozen=True)
 class Packed:
@@ -32,6 +37,11 @@ class Packed:
     body: bytes
     gzipped: bytes
     etag: str
+
+
+def pack(body: bytes, level: int) -> bytes:
+    """gzip of `body`, the same bytes on every machine and at every time (mtime 0)."""
+    return gzip.compress(body, compresslevel=level, mtime=0)
 
 
 def encode(answer: Any) -> bytes:
@@ -47,9 +57,25 @@ class FigureAnswers:
         self._defaults_lock = threading.Lock()
 
     def encoded(self, name: str, raw: dict[str, Any], source: Source, where: str) -> bytes:
-        settings = checked(where, validate, figure_module(name).PARAMS, raw, source)
-        key = (name, json.dumps(settings, sort_keys=True, default=str))
+        key = self._key(name, raw, source, where)
         return self.cache.get(key, lambda: figure_json(name, raw, source))
+
+    def answer(
+        self, name: str, raw: dict[str, Any], source: Source, where: str, *, gzip_ok: bool
+    ) -> tuple[bytes, bool]:
+        """(bytes, whether they are gzipped): the answer as `encoded`, and packed with gzip when
+        the reader accepts it and it is worth packing. The packed bytes are kept in the cache
+        beside the answer (made once for everyone who asks), at ANSWER_GZIP_LEVEL."""
+        key = self._key(name, raw, source, where)
+        body = self.cache.get(key, lambda: figure_json(name, raw, source))
+        if not gzip_ok or len(body) < GZIP_MIN_BYTES:
+            return body, False
+        return self.cache.get((*key, "gzip"), lambda: pack(body, ANSWER_GZIP_LEVEL)), True
+
+    @staticmethod
+    def _key(name: str, raw: dict[str, Any], source: Source, where: str) -> tuple[str, str]:
+        settings = checked(where, validate, figure_module(name).PARAMS, raw, source)
+        return name, json.dumps(settings, sort_keys=True, default=str)
 
     def at_defaults(self) -> Packed:
         """{name: answer at the defaults, …} in lesson order; computed once (single flight)."""
@@ -60,6 +86,6 @@ class FigureAnswers:
                     for name in self.names
                 ]
                 body = b"{" + b",".join(parts) + b"}"
-                packed = gzip.compress(body, compresslevel=9, mtime=0)
+                packed = pack(body, 9)  # made once for every page: the smallest
                 self._defaults = Packed(body, packed, etag_of(body))
             return self._defaults

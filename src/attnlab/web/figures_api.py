@@ -81,9 +81,18 @@ def figures_router(figures: dict[str, ModuleType], limits: WebSettings) -> APIRo
     return router
 
 
-def _json(body: bytes) -> Response:
-    """`figure_json`'s bytes, which are JSONResponse's for the same data (tested), as they are."""
-    return Response(body, media_type="application/json")
+def _json(answer: tuple[bytes, bool]) -> Response:
+    """`figure_json`'s bytes (JSONResponse's for the same data: tested), or their gzip, which the
+    GZipMiddleware passes on as it is."""
+    body, gzipped = answer
+    if not gzipped:
+        return Response(body, media_type="application/json")
+    headers = {"Content-Encoding": "gzip", "Vary": "Accept-Encoding"}
+    return Response(body, media_type="application/json", headers=headers)
+
+
+def _gzip_ok(request: Request) -> bool:
+    return "gzip" in request.headers.get("accept-encoding", "")
 
 
 def _add_figure_routes(
@@ -97,14 +106,24 @@ def _add_figure_routes(
     model = settings_model(name, module.PARAMS)
     summary = (module.__doc__ or name).strip().splitlines()[0]
 
-    def get_figure(request: Request) -> Response:
-        return _json(answers.encoded(name, query_settings(request), "text", "query"))
+    async def get_figure(request: Request) -> Response:
+        raw, gzip_ok = query_settings(request), _gzip_ok(request)
+        if warm.warm(name, raw):  # a few tenths of a ms (or the cache's): less than the hop
+            return _json(answers.answer(name, raw, "text", "query", gzip_ok=gzip_ok))
+        answer = await run_in_threadpool(
+            lambda: answers.answer(name, raw, "text", "query", gzip_ok=gzip_ok)
+        )
+        warm.answered(name, raw)
+        return _json(answer)
 
     async def post_figure(request: Request) -> Response:
         raw: dict[str, Any] = await body_settings(request, limits.max_body_bytes)
-        if warm.warm(name, raw):  # a few tenths of a ms (or the cache's): less than the hop
-            return _json(answers.encoded(name, raw, "json", "body"))
-        answer = await run_in_threadpool(answers.encoded, name, raw, "json", "body")
+        gzip_ok = _gzip_ok(request)
+        if warm.warm(name, raw):
+            return _json(answers.answer(name, raw, "json", "body", gzip_ok=gzip_ok))
+        answer = await run_in_threadpool(
+            lambda: answers.answer(name, raw, "json", "body", gzip_ok=gzip_ok)
+        )
         warm.answered(name, raw)
         return _json(answer)
 
