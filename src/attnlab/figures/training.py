@@ -110,6 +110,7 @@ class Untrained:
         self.params_a = self.attn.views(theta[None, : self.attn.n_params])  # a batch of 1 seed
         self.params_m = self.mlp.views(theta[None, self.attn.n_params :])
         self.history = [self._record()]
+        self._display = None  # Trainer.predict's kept display scene
 
     def _record(self) -> dict[str, Any]:
         """The step-0 record: the trainer's own evaluation, on the weights as initialised."""
@@ -121,6 +122,7 @@ class Untrained:
     # Trainer.predict and colour_match read only `config` and the weights in `_batch`: the same code
     # answers.
     predict = Trainer.predict
+    _display_scene = Trainer._display_scene
     colour_match = Trainer.colour_match
 
     @property
