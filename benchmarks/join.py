@@ -241,7 +241,7 @@ def report_requests(learner: Learner, top: int = 10) -> None:
     by_bytes = sorted(learner.each.items(), key=lambda kv: -kv[1][0])[:top]
     print(f"  the median learner's {top} largest answers (KiB on the wire):")
     print("    " + ", ".join(f"{path} {wire / 1024:.1f}" for path, (wire, _) in by_bytes))
-    last = sorted(learner.each.items(), key=lambda kv: -kv[1][1])[:5]
+    last = sorted(learner.each.items(), key=lambda kv: -kv[1][1])[:8]
     print("  its last answers to arrive (s after the start):")
     print("    " + ", ".join(f"{path} {at:.2f}" for path, (_, at) in last))
 

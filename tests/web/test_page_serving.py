@@ -106,3 +106,52 @@ def test_every_figure_at_its_defaults_in_one_answer(client) -> None:
     )
     plain = client.get("/api/figures-at-defaults", headers={"accept-encoding": "identity"})
     assert "content-encoding" not in plain.headers and plain.json() == every
+
+
+def test_the_text_answers_are_packed_once_for_the_class(client, monkeypatch) -> None:
+    """The lesson's text, the strings and a figure's answer are gzipped once and sent as that to
+    every page (not compressed again per request); a reader without gzip gets the same JSON."""
+    import gzip as gzip_module
+
+    import attnlab.web.figure_answers as figure_answers
+
+    packed: list[int] = []
+    real = gzip_module.compress
+    monkeypatch.setattr(
+        figure_answers.gzip, "compress", lambda b, **kw: packed.append(len(b)) or real(b, **kw)
+    )
+    paths = ["/api/lesson/zh", "/api/strings/zh", "/api/figures/position"]
+    for path in paths:
+        first = client.get(path, headers=GZIP)
+        before = len(packed)
+        again = client.get(path, headers=GZIP)
+        plain = client.get(path, headers={"accept-encoding": "identity"})
+        assert first.headers["content-encoding"] == again.headers["content-encoding"] == "gzip"
+        assert "content-encoding" not in plain.headers
+        assert first.json() == again.json() == plain.json()
+        assert len(packed) == before, f"{path} was packed again"
+
+
+def test_small_static_files_are_read_once_while_unchanged(tmp_path) -> None:
+    import os
+
+    from starlette.testclient import TestClient
+
+    from attnlab.web.static_files import KeptFiles, LessonStaticFiles
+
+    (tmp_path / "a.js").write_text("one")
+    files = LessonStaticFiles(directory=tmp_path)
+    reads: list[str] = []
+    real = KeptFiles.read
+    files.kept.read = lambda path, stat: reads.append(path.name) or real(files.kept, path, stat)
+    client = TestClient(files)  # (no lifespan: a bare StaticFiles answers only HTTP)
+    if True:
+        assert [client.get("/a.js").text for _ in range(3)] == ["one"] * 3
+        assert len(files.kept._kept) == 1
+        (tmp_path / "a.js").write_text("two!")
+        os.utime(tmp_path / "a.js", ns=(1, 1))  # another time, another size: read again
+        assert client.get("/a.js").text == "two!"
+        assert client.get("/a.js", headers={"range": "bytes=1-2"}).text == "wo"  # from the disk
+    big = tmp_path / "big.bin"
+    big.write_bytes(b"x" * (KeptFiles.MAX_FILE + 1))
+    assert files.kept.read(big, big.stat()) is None  # sent from the disk, never kept

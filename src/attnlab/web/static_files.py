@@ -15,7 +15,10 @@ from __future__ import annotations
 
 import mimetypes
 import os
+import threading
+from collections import OrderedDict
 from pathlib import Path
+from typing import Any
 
 from starlette.datastructures import Headers
 from starlette.responses import FileResponse, Response
@@ -46,9 +49,47 @@ def media_type(path: str | os.PathLike[str]) -> str:
     return MIME_TYPES.get(suffix) or mimetypes.guess_type(str(path))[0] or "text/plain"
 
 
+class KeptFiles:
+    """The bytes of small files, read once while unchanged (path, size and time): a class
+    opening the page asks for the same twenty files forty times, and FileResponse reads each in
+    a worker thread, a hop for every chunk. Bounded: files up to MAX_FILE bytes, MAX_BYTES in
+    all (the least recently read leave first)."""
+
+    MAX_FILE = 1 << 20
+    MAX_BYTES = 16 << 20
+
+    def __init__(self) -> None:
+        self._kept: OrderedDict[tuple[str, int, int], bytes] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+
+    def read(self, path: Path, stat: os.stat_result) -> bytes | None:
+        """The file's bytes, or None for a file too large to keep (sent from the disk)."""
+        if stat.st_size > self.MAX_FILE:
+            return None
+        key = (str(path), stat.st_size, stat.st_mtime_ns)
+        with self._lock:
+            if key in self._kept:
+                self._kept.move_to_end(key)
+                return self._kept[key]
+        body = path.read_bytes()
+        if len(body) != stat.st_size:  # written meanwhile: send it, keep nothing
+            return body
+        with self._lock:
+            self._kept[key] = body
+            self._bytes += len(body)
+            while self._bytes > self.MAX_BYTES:
+                self._bytes -= len(self._kept.popitem(last=False)[1])
+        return body
+
+
 class LessonStaticFiles(StaticFiles):
-    """StaticFiles with our MIME table, revalidation on every load but for the bundle, and the
-    build's .gz of a file to a browser that accepts gzip."""
+    """StaticFiles with our MIME table, revalidation on every load but for the bundle, the
+    build's .gz of a file to a browser that accepts gzip, and small files sent from memory."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.kept = KeptFiles()
 
     def file_response(
         self,
@@ -76,4 +117,7 @@ class LessonStaticFiles(StaticFiles):
         )
         if self.is_not_modified(response.headers, request):
             return NotModifiedResponse(response.headers)
-        return response
+        body = None if "range" in request else self.kept.read(sent, stat_result)
+        if body is None:
+            return response
+        return Response(body, status_code=status_code, headers=dict(response.headers))
