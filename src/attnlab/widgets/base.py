@@ -45,6 +45,7 @@ from attnlab.params import Param, ParamError, validate
 from attnlab.plain import plain
 from attnlab.widgets.assets import CSS, PROTOCOL, SETTINGS_CHANNEL, bundle, strings
 from attnlab.widgets.drawn import signature
+from attnlab.widgets.refused import Refused, refused
 from attnlab.widgets.values import Shapes, from_params, from_view, to_params
 
 __all__ = ["FigureWidget", "ParamError", "png_bytes"]
@@ -86,6 +87,7 @@ class FigureWidget(anywidget.AnyWidget):
     strings = traitlets.Dict().tag(sync=True)
 
     def __init__(self, *, lang: str = "en", **settings: Any) -> None:
+        __tracebackhide__ = True  # pytest and IPython's debugger skip this frame
         checked = self.checked(settings)  # a bad setting opens no comm
         super().__init__(figure=self.FIGURE, strings=strings(), lang=lang,
                          **self.description())  # fmt: skip
@@ -94,12 +96,13 @@ class FigureWidget(anywidget.AnyWidget):
 
     def __setattr__(self, name: str, value: Any) -> None:
         """`w.settings = {...}` is checked here, before traitlets: a refusal is one short
-        ParamError naming the setting, not a page of traitlets' frames."""
+        ParamError naming the setting (one line in IPython: widgets.refused), not a page of
+        traitlets' frames."""
         if name == "settings":
             __tracebackhide__ = True  # pytest and IPython's debugger skip this frame
             try:
                 value = self.checked(value)
-            except ParamError as err:
+            except ParamError as err:  # (a Refused) raised from here: checked()'s frame dropped
                 raise err.with_traceback(None) from None
         super().__setattr__(name, value)
 
@@ -117,10 +120,14 @@ class FigureWidget(anywidget.AnyWidget):
     def checked(self, new: Any) -> dict[str, Any]:
         """`new` settings over the current ones, checked by the figure's Params; array settings
         (SHAPES) in their own shape. ParamError (a ValueError) naming the setting if refused."""
+        __tracebackhide__ = True  # pytest and IPython's debugger skip this frame
         if not isinstance(new, Mapping):
-            raise ParamError("settings", "expected a dict of setting names and values")
-        raw = to_params({**self.settings, **new}, self.SHAPES)
-        return from_params(plain(validate(self.PARAMS, raw, "json")), self.SHAPES)
+            raise Refused("settings", "expected a dict of setting names and values")
+        try:
+            raw = to_params({**self.settings, **new}, self.SHAPES)
+            return from_params(plain(validate(self.PARAMS, raw, "json")), self.SHAPES)
+        except ParamError as err:
+            raise refused(err) from None
 
     def api_settings(self) -> dict[str, Any]:
         """The settings as the figure's compute() and the view take them (arrays flat)."""
