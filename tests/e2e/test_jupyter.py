@@ -322,7 +322,7 @@ def test_a_fresh_kernels_first_display_draws_no_png_in_jupyterlab(browser: Any, 
     try:
         page.goto(put_notebook(lab, "fresh.ipynb", FRESH_CELLS))
         page.locator(".jp-StatusBar-Widget", has_text="| Idle").wait_for(timeout=90_000)
-        shown = run(page, "from attnlab import widgets").locator(".attnlab-nb")
+        shown = run(page, "drawn, png = [], FigureWidget").locator(".attnlab-nb")
         shown.locator(".fig-body > *").first.wait_for()  # the view is drawn: a live front-end
         run(page, "later = time.process_time() - c1")
         text = run(page, "print('pngs drawn'").locator(".jp-OutputArea-output").last.inner_text()
