@@ -8,8 +8,9 @@ kernel code should not depend on it), and a live view can say it is drawn only a
 that displayed it has ended (the kernel reads no message while a cell runs), so the first
 display in a fresh kernel cannot wait for it. What the kernel does know at the first display is
 the request running the cell: its `allow_stdin`, which the protocol defines as the client
-being able to answer `input()`. JupyterLab, Notebook and VS Code send true: a person reads the
-outputs as they come, and their widget manager draws the view. nbclient, which nbconvert
+being able to answer `input()`. JupyterLab (and Notebook 7, built on it) sends true, as any
+front-end that offers `input()` to a person does: a person reads the outputs as they come, and
+the front-end's widget manager draws the view (tests/e2e/test_jupyter.py). nbclient, which nbconvert
 --execute, papermill, jupyter-book and the tutorial's outputs.py run a notebook with, sends
 false: nobody answers, the outputs are stored, and they get the PNG.
 
@@ -40,7 +41,8 @@ def cell_request() -> dict[str, Any] | None:
     kernelbase = sys.modules.get("ipykernel.kernelbase")  # imported only if this is a kernel
     if kernelbase is None or not kernelbase.Kernel.initialized():
         return None
-    parent = kernelbase.Kernel.instance().get_parent("shell")  # ipykernel ≥ 6
+    get_parent = getattr(kernelbase.Kernel.instance(), "get_parent", None)  # ipykernel ≥ 6
+    parent = get_parent("shell") if get_parent else None
     if not parent or parent.get("header", {}).get("msg_type") != "execute_request":
         return None
     return parent
