@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -13,13 +15,28 @@ FRAME = re.compile(r"^(File |Cell In\[|Input In\[|\s*-+>|\s*\d+ )", re.MULTILINE
 
 
 @pytest.fixture(scope="module")
-def shell():
-    from IPython.core.interactiveshell import InteractiveShell
+def shell(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """IPython's shell, its profile and history in a temporary folder, undone afterwards."""
+    import builtins
+    import sys
 
-    ip = InteractiveShell.instance(colors="nocolor")
-    ip.run_cell("import numpy as np; from attnlab import widgets; lk = widgets.lookup()")
-    yield ip
-    InteractiveShell.clear_instance()
+    from IPython.core.interactiveshell import InteractiveShell
+    from traitlets.config import Config
+
+    config = Config()
+    config.HistoryManager.enabled = False
+    names, prompts = set(vars(builtins)), [getattr(sys, p, None) for p in ("ps1", "ps2")]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("IPYTHONDIR", str(tmp_path_factory.mktemp("ipython")))
+        ip = InteractiveShell.instance(config=config, colors="nocolor")
+        ip.run_cell("import numpy as np; from attnlab import widgets; lk = widgets.lookup()")
+        yield ip
+        InteractiveShell.clear_instance()
+    for name in set(vars(builtins)) - names:  # __IPYTHON__, display
+        delattr(builtins, name)
+    for name, prompt in zip(("ps1", "ps2"), prompts, strict=True):
+        if prompt is None and hasattr(sys, name):
+            delattr(sys, name)
 
 
 def shown(shell, code: str) -> tuple[str, BaseException | None]:

@@ -24,10 +24,14 @@ FigureWidget.figure_png = lambda self: drawn.append(self.FIGURE) or _png(self)""
 
 
 @pytest.fixture(scope="module")
-def kernel() -> Iterator[Any]:
+def kernel(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """A fresh ipykernel (its IPython profile in a temporary folder), shut down afterwards."""
+    import os
+
     from jupyter_client.manager import start_new_kernel
 
-    km, kc = start_new_kernel(kernel_name="python3")
+    ipython = tmp_path_factory.mktemp("ipython")
+    km, kc = start_new_kernel(kernel_name="python3", env={**os.environ, "IPYTHONDIR": str(ipython)})
     try:
         yield kc
     finally:
