@@ -38,6 +38,7 @@ SETTINGS = {  # JupyterLab's user settings for this run only
     "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
 }
 START_S = 60  # JupyterLab's first start builds nothing, but imports a lot on a busy machine
+RESEND_S = 15  # a cell whose prompt has not changed (not even to [*]) this long was not sent
 # each widget of the notebook → the source of the cell that shows it
 WIDGET_CELLS = {
     "lookup": "lk = widgets.lookup(",
@@ -123,14 +124,17 @@ def run(page: Any, text: str, timeout_s: float = 90) -> Any:
     """Run the code cell holding `text` and wait until its prompt shows a new execution count."""
     target = cell(page, text)
     prompt = target.locator(".jp-InputPrompt")
-    before = prompt.inner_text()
-    target.locator(".jp-InputArea-editor").click()
-    page.keyboard.press("Shift+Enter")
+    before, pressed = prompt.inner_text(), 0.0
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         now = prompt.inner_text()
         if now != before and re.search(r"\[\d+\]", now):
             return target
+        # a run sent before the kernel is connected is dropped: its prompt never shows [*]
+        if now == before and time.monotonic() - pressed > RESEND_S:
+            target.locator(".jp-InputArea-editor").click()
+            page.keyboard.press("Shift+Enter")
+            pressed = time.monotonic()
         time.sleep(0.2)
     raise AssertionError(f"the cell {text!r} did not finish in {timeout_s} s (prompt {now!r})")
 
@@ -321,6 +325,8 @@ def test_a_fresh_kernels_first_display_draws_no_png_in_jupyterlab(browser: Any, 
     page = context.new_page()
     try:
         page.goto(put_notebook(lab, "fresh.ipynb", FRESH_CELLS))
+        # the workspace opens the tutorial first: the status bar names fresh.ipynb, then its kernel
+        page.locator(".jp-StatusBar-Widget", has_text="fresh.ipynb").wait_for(timeout=90_000)
         page.locator(".jp-StatusBar-Widget", has_text="| Idle").wait_for(timeout=90_000)
         shown = run(page, "drawn, png = [], FigureWidget").locator(".attnlab-nb")
         shown.locator(".fig-body > *").first.wait_for()  # the view is drawn: a live front-end
