@@ -26,6 +26,8 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.redisserver import redis_server
+
 from .conftest import CHROMIUM_ARGS, chromium_path
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -78,24 +80,6 @@ def _replica(store: str) -> tuple[subprocess.Popen, int]:
     return proc, port
 
 
-@contextlib.contextmanager
-def _redis(run: Path) -> Iterator[str]:
-    """Debian's redis-server on a free loopback port (never the service); its URL."""
-    found = _need("redis-server", "redis")
-    port = _free_port()
-    cmd = [found, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-           "--dir", str(run)]  # fmt: skip
-    with subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as proc:
-        try:
-            _wait_for(
-                lambda: socket.create_connection(("127.0.0.1", port), timeout=1).close() or True
-            )
-            yield f"redis://127.0.0.1:{port}/0"
-        finally:
-            proc.terminate()
-            proc.wait(timeout=10)
-
-
 def _wait_for(ready: Any, timeout: float = 30.0) -> None:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
@@ -139,7 +123,7 @@ def proxy(tmp_path_factory) -> Iterator[dict[str, Any]]:
     )  # fmt: skip
     copies: list[tuple[subprocess.Popen, int]] = []
     server = None
-    with _redis(run) as store:
+    with redis_server(run) as store:
         try:
             copies += [_replica(store), _replica(store)]
             port = _free_port()

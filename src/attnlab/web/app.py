@@ -19,7 +19,7 @@ from attnlab import __version__
 from attnlab.figures import figure_modules
 from attnlab.trainpool.service import TrainingService
 from attnlab.web.claims_api import claims_router
-from attnlab.web.class_socket import class_router
+from attnlab.web.class_socket import class_router, close_class_store
 from attnlab.web.config import WebSettings
 from attnlab.web.figure_delay import FigureDelay
 from attnlab.web.figures_api import figures_router
@@ -59,8 +59,11 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         training.start()  # the worker processes start and the capacity is logged, meanwhile
-        yield
-        training.stop()
+        try:
+            yield
+        finally:
+            training.stop()
+            await close_class_store(app)  # Redis's connections and pub/sub listener, if any
 
     app = FastAPI(
         lifespan=lifespan,
