@@ -128,3 +128,25 @@ def test_at_390_px_nothing_scrolls_sideways_and_counts_keep_one_line(
     finally:
         teacher.context.close()
         learner.context.close()
+
+
+def test_axe_finds_no_violation_on_the_teacher_s_page(browser, lesson: str) -> None:
+    from tests.e2e.test_axe import AXE, RUN_AXE
+
+    if not AXE.exists():
+        pytest.fail(f"{AXE} is missing: run `make test` (npm ci in tests/e2e)")
+    learner = _learner(browser, lesson)
+    teacher = _teacher(browser, lesson)
+    try:
+        teacher.wait_for_selector("#teach-seats .teach-seat")
+        teacher.click("#teach-show-figure [data-role=show-figure]")  # a status line said
+        teacher.wait_for_selector("#teach-sent:not(:empty)")
+        teacher.add_script_tag(content=AXE.read_text())
+        assert teacher.evaluate(RUN_AXE) == []
+        teacher.click(SUMMARY)  # the seats folded, in Chinese
+        teacher.click("[data-set-lang=zh]")
+        teacher.wait_for_function("document.documentElement.lang.startsWith('zh')")
+        assert teacher.evaluate(RUN_AXE) == []
+    finally:
+        teacher.context.close()
+        learner.context.close()
