@@ -14,6 +14,8 @@ import { createShowForms } from "./showform.js";
 import { statusLine } from "./status.js";
 
 const $ = (id) => document.getElementById(id);
+// why the page could not start: in words once the strings are in, the bare error before that
+let failure = (message) => `⚠ ${message}`;
 
 function firstLang() {
   const chosen = new URLSearchParams(window.location.hash.slice(1)).get("lang");
@@ -27,6 +29,7 @@ async function start() {
   const catalogues = Object.fromEntries(LANGS.map((l) => [l, { ...page[l], ...own[l] }]));
   let lang = firstLang();
   const t = translator(catalogues, () => lang);
+  failure = (message) => t("teach.failed", { message });
   const numbers = Object.fromEntries(figures.map((f) => [f.name, f.number]));
   const lessons = {};
   let labels = { tries: {}, exercises: {} };
@@ -90,5 +93,5 @@ async function start() {
 
 start().catch((error) => {
   const box = $("teach-live");
-  if (box) box.textContent = `The teacher's view could not start: ${error.message || error}`;
+  if (box) box.textContent = failure(error.message || String(error));
 });
