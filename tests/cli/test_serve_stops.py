@@ -185,17 +185,20 @@ def test_a_stop_in_the_middle_of_a_claims_sweep_and_training_leaves_nothing(
 
 
 @contextlib.contextmanager
-def _class_sockets(port: int) -> Iterator[None]:
-    """A learner's page in the class (it has its seat) and the teacher's view, both open."""
+def _class_sockets(port: int, learners: int = 1) -> Iterator[dict[str, str]]:
+    """Learners' pages in the class (each has its seat) and the teacher's view, all open;
+    yields the teacher's headers."""
     origin = {"Origin": f"http://127.0.0.1:{port}"}
     teacher = {**origin, "Authorization": f"Bearer {TEACHER}"}
     url = f"ws://127.0.0.1:{port}/ws"
-    with connect(f"{url}/class", additional_headers=origin) as learner, \
-            connect(f"{url}/teach", additional_headers=teacher) as view:  # fmt: skip
-        learner.send(json.dumps({"type": "hello", "seat": "a" * 32}))
-        assert json.loads(learner.recv(timeout=30))["type"] == "seat"
+    with contextlib.ExitStack() as stack:
+        view = stack.enter_context(connect(f"{url}/teach", additional_headers=teacher))
         assert json.loads(view.recv(timeout=30))["type"] == "class"
-        yield
+        for i in range(learners):
+            learner = stack.enter_context(connect(f"{url}/class", additional_headers=origin))
+            learner.send(json.dumps({"type": "hello", "seat": f"{i + 1:032x}"}))
+            assert json.loads(learner.recv(timeout=30))["type"] == "seat"
+        yield teacher
 
 
 def test_a_class_in_redis_stops_within_5_s_and_its_shutdown_closes_the_store(tmp_path) -> None:
@@ -215,6 +218,26 @@ def test_a_class_in_redis_stops_within_5_s_and_its_shutdown_closes_the_store(tmp
             assert server.proc.wait(1) == 0
         assert "Application shutdown complete" in log and "Traceback" not in log, log[-2000:]
         assert client_count(url) == 0
+
+
+def test_a_stop_while_one_seed_each_sweeps_ends_within_5_s() -> None:
+    """The teacher's "one seed each" has the server sweep the class's seeds (processes run
+    from a thread of the server's): a stop signal ends them, it does not wait for the sweep."""
+    env = {**os.environ, "ATTNLAB_TEACHER_TOKEN": TEACHER}
+    with served("class", (), env) as server, _class_sockets(server.port, 4) as teacher:
+        before = set(server.tree)
+        plan = {"task": "fetch", "heads": 1, "seed": 0, "steps": 5000}  # a long sweep
+        url = f"http://127.0.0.1:{server.port}/api/teach/seeds"
+        assert httpx.post(url, json=plan, headers=teacher, timeout=30).status_code == 200
+        end = time.monotonic() + START_S
+        while not (sweeping := set(server.tree) - before) and time.monotonic() < end:
+            time.sleep(0.05)
+        assert sweeping, "the sweep's processes did not start"
+        tree = server.tree
+        os.kill(server.proc.pid, signal.SIGTERM)
+        left = _gone_within(tree, STOP_BOUND_S)
+        assert not left, f"alive after SIGTERM in a sweep: {[_name(p) for p in left]}"
+        assert server.proc.wait(1) == 0
 
 
 @pytest.mark.parametrize("mode", ["default", "workers-2"])

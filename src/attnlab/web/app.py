@@ -34,7 +34,7 @@ from attnlab.web.readercost import figure_request_cpu_s
 from attnlab.web.static_files import LessonStaticFiles
 from attnlab.web.strings_api import strings_router
 from attnlab.web.teach_api import teach_router
-from attnlab.web.teach_seeds import seeds_router
+from attnlab.web.teach_seeds import seeds_router, stop_sweeps
 from attnlab.web.teacher_gate import TeacherGate
 from attnlab.web.tokens_api import tokens_router
 from attnlab.web.training_socket import training_router
@@ -62,6 +62,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         try:
             yield
         finally:
+            await stop_sweeps(app)  # "one seed each"'s processes: they must not hold the exit
             training.stop()
             await close_class_store(app)  # Redis's connections and pub/sub listener, if any
 
