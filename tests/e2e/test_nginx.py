@@ -28,7 +28,7 @@ import pytest
 
 from tests.redisserver import redis_server
 
-from .conftest import CHROMIUM_ARGS, VIEWPORT, chromium_path
+from .conftest import CHROMIUM_ARGS, VIEWPORT, chromium_path, show_everyone
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -306,10 +306,7 @@ def test_chromium_learners_on_both_copies_and_one_teacher_page(proxy, browser) -
         teacher = _page_through(v4, f"{base}/teach", f"{base}/teach?teacher={TEACHER}",
                                 "#teach-live[data-state=open]", errors)  # fmt: skip
         teacher.wait_for_selector("#teach-counts dd[data-key=joined][data-value='2']")
-        teacher.select_option("#teach-show-figure select[name=figure]", "scaling")
-        teacher.fill("#teach-show-figure input[name=d_k]", "256")
-        teacher.check("#teach-show-figure input[name=follow]")
-        teacher.click("#teach-show-figure [data-role=show-figure]")
+        show_everyone(teacher, "scaling", {"d_k": "256"}, follow=True)
         for page in learners:
             page.wait_for_function("location.hash.includes('scaling.d_k=256')")
     finally:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import VIEWPORT, run_server
+from tests.e2e.conftest import VIEWPORT, run_server, show_everyone
 
 pytestmark = pytest.mark.e2e
 
@@ -78,9 +78,7 @@ def test_the_seat_box_folds_from_the_keyboard_and_stays_folded(browser, lesson: 
 def test_what_was_said_follows_a_language_switch_made_after_it(browser, lesson: str) -> None:
     teacher, learner = _teacher(browser, lesson), _learner(browser, lesson)
     try:
-        teacher.select_option("#teach-show-figure select[name=figure]", "scaling")
-        teacher.fill("#teach-show-figure input[name=d_k]", "256")
-        teacher.click("#teach-show-figure [data-role=show-figure]")
+        show_everyone(teacher, "scaling", {"d_k": "256"})
         _text_has(teacher, "#teach-sent", "Sent to everyone: FIG 3 (d_k = 256")
         learner.wait_for_selector(".class-show[data-offer]")
         assert "Your teacher shows everyone FIG 3 (d_k = 256" in learner.inner_text(
@@ -139,7 +137,7 @@ def test_axe_finds_no_violation_on_the_teacher_s_page(browser, lesson: str) -> N
     teacher = _teacher(browser, lesson)
     try:
         teacher.wait_for_selector("#teach-seats .teach-seat")
-        teacher.click("#teach-show-figure [data-role=show-figure]")  # a status line said
+        show_everyone(teacher, "lookup", {})  # a status line said
         teacher.wait_for_selector("#teach-sent:not(:empty)")
         teacher.add_script_tag(content=AXE.read_text())
         assert teacher.evaluate(RUN_AXE) == []
