@@ -83,7 +83,8 @@ test: $(STAMP) browser nginx redis systemd lint $(E2E_ASSETS) $(WIDGET_TOOLS)
 	$(BIN)/pytest
 
 # Speed is measured here, not in tests: each script prints ratios against a reference measured
-# in the same run (PyTorch eager for training, the 50 ms / 20 ms budgets for figures and the API).
+# in the same run (PyTorch eager for training, the 50 ms / 20 ms budgets for figures and the API,
+# nbclient's display with its PNG for a widget's display in JupyterLab).
 bench: $(STAMP)
 	$(BIN)/pip install -q torch==2.13.0 py-spy==0.4.3
 	$(BIN)/python benchmarks/train_speed.py
@@ -91,6 +92,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/web_latency.py
 	$(BIN)/python benchmarks/train_batching.py
 	$(BIN)/python benchmarks/classroom.py
+	$(BIN)/python benchmarks/widget_display.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache .ruff_cache tests/e2e/node_modules widgets/node_modules

@@ -20,6 +20,7 @@ from attnlab.processes import (
     GRACE_S,
     WATCH_S,
     ChunkFailed,
+    Stopped,
     as_child,
     map_in_processes,
     spawn_context,
@@ -198,6 +199,29 @@ def test_a_keyboard_interrupt_while_mapping_leaves_no_child() -> None:
             map_in_processes(time.sleep, [60.0, 60.0])
         assert len(started) == 2
         assert wait_gone(started, 0.1) == []  # stopped before the interrupt went on
+    finally:
+        kill_all(_children_of_this_test(before))
+
+
+def test_a_stop_event_set_from_another_thread_ends_the_map_and_its_children() -> None:
+    """A server maps in a thread, where no signal arrives: its `stop` event ends the map."""
+    before = set(descendants(os.getpid()))
+    stop, started = threading.Event(), []
+
+    def stop_once_they_run() -> None:
+        deadline = time.monotonic() + 30
+        while len(started) < 2 and time.monotonic() < deadline:
+            started[:] = _children_of_this_test(before)
+            time.sleep(0.05)
+        stop.set()
+
+    threading.Thread(target=stop_once_they_run, daemon=True).start()
+    try:
+        t0 = time.monotonic()
+        with pytest.raises(Stopped, match="2 of 2 chunks still running"):
+            map_in_processes(time.sleep, [60.0, 60.0], stop=stop)
+        assert len(started) == 2 and time.monotonic() - t0 < 30  # not the chunks' minute
+        assert wait_gone(started, 0.1) == []  # stopped before Stopped was raised
     finally:
         kill_all(_children_of_this_test(before))
 

@@ -39,6 +39,7 @@ from attnlab.logs import LineFormatter, log_thread_exceptions
 
 __all__ = [
     "ChunkFailed",
+    "Stopped",
     "as_child",
     "map_in_processes",
     "spawn_context",
@@ -49,6 +50,7 @@ __all__ = [
 WATCH_S = 0.25  # how often a child looks for its parent: an orphan ends within about this
 GRACE_S = 0.5  # after terminate(), and again after kill(), how long a process is waited for
 ORPHANED = 70  # a child's exit status when it ended because its parent had gone (EX_SOFTWARE)
+STOP_POLL_S = 0.1  # how often `map_in_processes` looks at its `stop` event
 LOG_FORMAT = "%(processName)s[%(process)d] %(levelname)s %(name)s: %(message)s"
 
 
@@ -129,8 +131,16 @@ class ChunkFailed(RuntimeError):
     result, or its function raised one that does not pickle (the message holds its traceback)."""
 
 
+class Stopped(Exception):
+    """`map_in_processes` was told to stop (its `stop` event) before every result was in."""
+
+
 def map_in_processes(
-    fn: Callable[[T], R], chunks: Sequence[T], *, name: str = "attnlab-map"
+    fn: Callable[[T], R],
+    chunks: Sequence[T],
+    *,
+    name: str = "attnlab-map",
+    stop: threading.Event | None = None,
 ) -> list[R]:
     """[fn(c) for c in chunks], each call in a spawned process of its own, results in order.
 
@@ -140,6 +150,8 @@ def map_in_processes(
     chunk (re-raised as is when it pickles, else as ChunkFailed; its traceback is chained), on
     KeyboardInterrupt, or SIGTERM (raised as SystemExit meanwhile, in the main thread). A
     caller killed outright (SIGKILL) leaves orphans, which end themselves (`watch_parent`).
+    From another thread (a server's), where no signal arrives, `stop` ends it: once set, the
+    children are stopped within about STOP_POLL_S and Stopped is raised.
     """
     procs: list[BaseProcess] = []
     with _terminate_raises():
@@ -154,7 +166,7 @@ def map_in_processes(
                 theirs.close()
                 procs.append(proc)
                 conns.append(mine)
-            results = _gather(conns, procs)
+            results = _gather(conns, procs, stop)
         except BaseException:
             stop_processes(procs, timeout_s=0)
             raise
@@ -199,12 +211,17 @@ class _ChildTraceback(Exception):
     """The child's traceback, as text, chained to the exception re-raised in the parent."""
 
 
-def _gather(conns: list[Connection], procs: list[BaseProcess]) -> list[Any]:
+def _gather(
+    conns: list[Connection], procs: list[BaseProcess], stop: threading.Event | None = None
+) -> list[Any]:
     """Each child's result, read as soon as it is sent (a child blocks on a full pipe)."""
     results: dict[int, Any] = {}
     waiting = dict(enumerate(conns))
+    poll_s = None if stop is None else STOP_POLL_S
     while waiting:
-        for conn in wait(list(waiting.values())):
+        if stop is not None and stop.is_set():
+            raise Stopped(f"stopped with {len(waiting)} of {len(conns)} chunks still running")
+        for conn in wait(list(waiting.values()), timeout=poll_s):
             i = next(k for k, c in waiting.items() if c is conn)
             del waiting[i]
             try:

@@ -4,48 +4,22 @@ sharing one class: seats, numbers and messages."""
 
 from __future__ import annotations
 
-import os
-import shutil
-import socket
-import subprocess
-import time
 from collections.abc import Iterator
 
 import pytest
 
 from attnlab.classroom.store import CHANGES, LEARNERS, SeatsFull
 from tests import aio
+from tests.redisserver import redis_server
 
 A, B, C = "a" * 32, "b" * 32, "c" * 32
 
 
 @pytest.fixture(scope="module")
 def redis_url(tmp_path_factory) -> Iterator[str]:
-    found = shutil.which("redis-server") or shutil.which("redis-server", path="/usr/bin:/usr/sbin")
-    if found is None:
-        if os.environ.get("CI"):
-            pytest.fail("redis-server is not installed (make redis)")
-        pytest.skip("redis-server is not installed (make redis)")
     pytest.importorskip("redis")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    where = tmp_path_factory.mktemp("redis")
-    cmd = [found, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-           "--dir", str(where)]  # fmt: skip
-    with subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as proc:
-        try:
-            end = time.monotonic() + 10
-            while True:
-                with socket.socket() as s:
-                    if s.connect_ex(("127.0.0.1", port)) == 0:
-                        break
-                assert time.monotonic() < end and proc.poll() is None, "redis-server did not start"
-                time.sleep(0.05)
-            yield f"redis://127.0.0.1:{port}/0"
-        finally:
-            proc.terminate()
-            proc.wait(timeout=10)
+    with redis_server(tmp_path_factory.mktemp("redis")) as url:
+        yield url
 
 
 def _store(url: str, **bounds):

@@ -27,11 +27,13 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from tests.proctree import alive, descendants, parent
+from tests.redisserver import client_count, redis_server
 
 STOP_BOUND_S = 5.0  # the issue's bound for a signal that the server sees
 ORPHAN_BOUND_S = 2.0  # and for a worker whose server was killed outright
 START_S = 90.0  # a busy machine starts the training workers slowly
 SWEEP_S = 180.0  # the claims' fast checks come first, then the sweep the text quotes
+TEACHER = "the-teacher-s-own-token-for-stops"
 MODES = {"default": [], "workers-2": ["--workers", "2"], "class": ["--class"]}
 
 
@@ -70,13 +72,13 @@ def _wait_until_training(port: int, proc: subprocess.Popen[str]) -> None:
 
 
 @contextlib.contextmanager
-def served(mode: str) -> Iterator[Served]:
+def served(mode: str, extra: tuple[str, ...] = (), env: dict | None = None) -> Iterator[Served]:
     port = _free_port()
     cmd = [sys.executable, "-m", "attnlab", "serve", "--no-browser", "--port", str(port)]
     # Its own session: the test signals the one PID, as `kill PID` does, not a terminal's group.
     proc = subprocess.Popen(
-        [*cmd, *MODES[mode]], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-        start_new_session=True,
+        [*cmd, *MODES[mode], *extra], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        start_new_session=True, env=env,
     )  # fmt: skip
     started = Served(proc, port)
     try:
@@ -180,6 +182,62 @@ def test_a_stop_in_the_middle_of_a_claims_sweep_and_training_leaves_nothing(
         assert code == 1001, f"the training socket was closed with {code}, not 1001"
         assert not left, f"alive after {sig.name} in a sweep: {[names[p] for p in left]}"
         assert not _port_open(server.port)
+
+
+@contextlib.contextmanager
+def _class_sockets(port: int, learners: int = 1) -> Iterator[dict[str, str]]:
+    """Learners' pages in the class (each has its seat) and the teacher's view, all open;
+    yields the teacher's headers."""
+    origin = {"Origin": f"http://127.0.0.1:{port}"}
+    teacher = {**origin, "Authorization": f"Bearer {TEACHER}"}
+    url = f"ws://127.0.0.1:{port}/ws"
+    with contextlib.ExitStack() as stack:
+        view = stack.enter_context(connect(f"{url}/teach", additional_headers=teacher))
+        assert json.loads(view.recv(timeout=30))["type"] == "class"
+        for i in range(learners):
+            learner = stack.enter_context(connect(f"{url}/class", additional_headers=origin))
+            learner.send(json.dumps({"type": "hello", "seat": f"{i + 1:032x}"}))
+            assert json.loads(learner.recv(timeout=30))["type"] == "seat"
+        yield teacher
+
+
+def test_a_class_in_redis_stops_within_5_s_and_its_shutdown_closes_the_store(tmp_path) -> None:
+    """`--class --store redis://…` with a learner and the teacher connected: SIGTERM ends the
+    tree within 5 s, by the app's own shutdown (exit code 0, no traceback, "shutdown complete":
+    the store's listener and connections were closed there, not left to the process's end)."""
+    pytest.importorskip("redis")
+    env = {**os.environ, "ATTNLAB_TEACHER_TOKEN": TEACHER}
+    with redis_server(tmp_path) as url:
+        with served("class", ("--store", url), env) as server, _class_sockets(server.port):
+            assert client_count(url) >= 1  # the class lives in Redis
+            tree = server.tree
+            os.kill(server.proc.pid, signal.SIGTERM)
+            left = _gone_within(tree, STOP_BOUND_S)
+            assert not left, f"alive after SIGTERM: {[_name(p) for p in left]}"
+            log = server.proc.stderr.read()
+            assert server.proc.wait(1) == 0
+        assert "Application shutdown complete" in log and "Traceback" not in log, log[-2000:]
+        assert client_count(url) == 0
+
+
+def test_a_stop_while_one_seed_each_sweeps_ends_within_5_s() -> None:
+    """The teacher's "one seed each" has the server sweep the class's seeds (processes run
+    from a thread of the server's): a stop signal ends them, it does not wait for the sweep."""
+    env = {**os.environ, "ATTNLAB_TEACHER_TOKEN": TEACHER}
+    with served("class", (), env) as server, _class_sockets(server.port, 4) as teacher:
+        before = set(server.tree)
+        plan = {"task": "fetch", "heads": 1, "seed": 0, "steps": 5000}  # a long sweep
+        url = f"http://127.0.0.1:{server.port}/api/teach/seeds"
+        assert httpx.post(url, json=plan, headers=teacher, timeout=30).status_code == 200
+        end = time.monotonic() + START_S
+        while not (sweeping := set(server.tree) - before) and time.monotonic() < end:
+            time.sleep(0.05)
+        assert sweeping, "the sweep's processes did not start"
+        tree = server.tree
+        os.kill(server.proc.pid, signal.SIGTERM)
+        left = _gone_within(tree, STOP_BOUND_S)
+        assert not left, f"alive after SIGTERM in a sweep: {[_name(p) for p in left]}"
+        assert server.proc.wait(1) == 0
 
 
 @pytest.mark.parametrize("mode", ["default", "workers-2"])

@@ -62,6 +62,19 @@ def run_server(
         sock.close()
 
 
+def show_everyone(
+    teacher: Any, figure: str, settings: dict[str, str], *, follow: bool = False
+) -> None:
+    """On the teacher's page: "show everyone" `figure` at `settings` (the form's own fields)."""
+    form = "#teach-show-figure"
+    teacher.select_option(f"{form} select[name=figure]", figure)
+    for name, value in settings.items():
+        teacher.fill(f"{form} input[name={name}]", value)
+    if follow:
+        teacher.check(f"{form} input[name=follow]")
+    teacher.click(f"{form} [data-role=show-figure]")
+
+
 def chromium_path() -> Path | None:
     """Debian's Chromium, if installed (`make browser` installs it)."""
     if CHROMIUM.exists():

@@ -26,7 +26,9 @@ from typing import Any
 import httpx
 import pytest
 
-from .conftest import CHROMIUM_ARGS, chromium_path
+from tests.redisserver import redis_server
+
+from .conftest import CHROMIUM_ARGS, VIEWPORT, chromium_path, show_everyone
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -36,6 +38,7 @@ TOKEN = "shared-by-both-copies"
 BEARER = {"authorization": f"Bearer {TOKEN}"}  # behind --proxy every request needs the token
 TEACHER = "the-teacher-s-own-shared-token"
 FIG = "#fig-training"
+PAGE_MS = 60_000  # a page loads the lesson through TLS on a shared machine
 
 
 def _need(program: str, make_target: str) -> str:
@@ -78,24 +81,6 @@ def _replica(store: str) -> tuple[subprocess.Popen, int]:
     return proc, port
 
 
-@contextlib.contextmanager
-def _redis(run: Path) -> Iterator[str]:
-    """Debian's redis-server on a free loopback port (never the service); its URL."""
-    found = _need("redis-server", "redis")
-    port = _free_port()
-    cmd = [found, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-           "--dir", str(run)]  # fmt: skip
-    with subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as proc:
-        try:
-            _wait_for(
-                lambda: socket.create_connection(("127.0.0.1", port), timeout=1).close() or True
-            )
-            yield f"redis://127.0.0.1:{port}/0"
-        finally:
-            proc.terminate()
-            proc.wait(timeout=10)
-
-
 def _wait_for(ready: Any, timeout: float = 30.0) -> None:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
@@ -106,12 +91,27 @@ def _wait_for(ready: Any, timeout: float = 30.0) -> None:
     raise AssertionError("did not come up in time")
 
 
-def _write_config(run: Path, copies: list[int], port: int, cert: Path, key: Path) -> None:
-    """README's site config with our ports and files, inside a minimal nginx.conf."""
+def _ipv6_loopback() -> bool:
+    """True if this machine has ::1 (a container may have IPv6 switched off)."""
+    try:
+        with socket.socket(socket.AF_INET6) as s:
+            s.bind(("::1", 0))
+    except OSError:
+        return False
+    return True
+
+
+def _write_config(
+    run: Path, copies: list[int], port: int, cert: Path, key: Path, ipv6: bool
+) -> None:
+    """README's site config with our ports and files, inside a minimal nginx.conf. With `ipv6`
+    nginx listens on ::1 too: ip_hash hashes an IPv4 address by its first three bytes, so every
+    127.0.0.1 page lands on one copy; a page that comes from ::1 is another machine to it."""
     site = _readme_nginx_config()
     site = _swap(site, "server 127.0.0.1:8101;", f"server 127.0.0.1:{copies[0]};")
     site = _swap(site, "server 127.0.0.1:8102;", f"server 127.0.0.1:{copies[1]};")
-    site = _swap(site, "listen 443 ssl;", f"listen 127.0.0.1:{port} ssl;")
+    listen = f"listen 127.0.0.1:{port} ssl;" + (f" listen [::1]:{port} ssl;" if ipv6 else "")
+    site = _swap(site, "listen 443 ssl;", listen)
     site = _swap(site, f"/etc/ssl/certs/{NAME}.pem", str(cert))
     site = _swap(site, f"/etc/ssl/private/{NAME}.key", str(key))
     (run / "attnlab.conf").write_text(site)
@@ -139,11 +139,12 @@ def proxy(tmp_path_factory) -> Iterator[dict[str, Any]]:
     )  # fmt: skip
     copies: list[tuple[subprocess.Popen, int]] = []
     server = None
-    with _redis(run) as store:
+    with redis_server(run) as store:
         try:
             copies += [_replica(store), _replica(store)]
             port = _free_port()
-            _write_config(run, [p for _, p in copies], port, cert, key)
+            ipv6 = _ipv6_loopback()
+            _write_config(run, [p for _, p in copies], port, cert, key, ipv6)
             globals_ = f"daemon off; pid {run}/nginx.pid;"
             logs = f"{run}/error.log"
             server = subprocess.Popen(
@@ -154,7 +155,8 @@ def proxy(tmp_path_factory) -> Iterator[dict[str, Any]]:
             _wait_for(
                 lambda: httpx.get(f"{url}/api/figures", headers=BEARER, verify=False).is_success
             )
-            yield {"url": url, "port": port, "copies": copies, "log": run / "access.log"}
+            yield {"url": url, "port": port, "copies": copies, "log": run / "access.log",
+                   "ipv6": ipv6}  # fmt: skip
         finally:
             if server is not None:
                 server.terminate()
@@ -165,12 +167,16 @@ def proxy(tmp_path_factory) -> Iterator[dict[str, Any]]:
                 proc.stdout.close()
 
 
-def test_the_page_trains_in_chromium_through_the_proxy(proxy, browser) -> None:
-    # A second Chromium from the suite's Playwright, told that the README's name is 127.0.0.1.
-    resolve = f"--host-resolver-rules=MAP {NAME} 127.0.0.1"
-    mapped = browser.browser_type.launch(
+def _chromium_at(browser: Any, address: str) -> Any:
+    """A Chromium from the suite's Playwright that resolves the README's name to `address`."""
+    resolve = f"--host-resolver-rules=MAP {NAME} {address}"
+    return browser.browser_type.launch(
         executable_path=str(chromium_path()), args=[*CHROMIUM_ARGS, resolve]
     )
+
+
+def test_the_page_trains_in_chromium_through_the_proxy(proxy, browser) -> None:
+    mapped = _chromium_at(browser, "127.0.0.1")
     errors: list[str] = []
     try:
         page = mapped.new_context(ignore_https_errors=True).new_page()
@@ -258,6 +264,57 @@ def test_one_teacher_sees_the_learners_of_both_copies_and_reaches_them_all(proxy
             got = json.loads(ws.recv(timeout=10))
             assert (got["type"], got["settings"], got["id"]) == ("show", {"d_k": 256},
                                                                  sent.json()["id"])  # fmt: skip
+
+
+def _page_through(mapped: Any, url: str, link: str, ready: str, errors: list[str]) -> Any:
+    """A page of its own (its own cookies) that follows `link` (a join or teacher link) to
+    `url` through nginx, then waits for `ready`."""
+    context = mapped.new_context(ignore_https_errors=True, viewport=VIEWPORT, locale="en-US")
+    context.set_default_timeout(PAGE_MS)
+    page = context.new_page()
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.goto(link)
+    page.wait_for_url(url)
+    page.wait_for_selector(ready)
+    return page
+
+
+def _class_copies(log: Path, since: int, copies: list[tuple[subprocess.Popen, int]]) -> set[int]:
+    """The copies (ports) nginx passed a learner's /ws/class to after the log's first `since`
+    characters. nginx logs a socket when it closes: polled for a few seconds."""
+    end, ports = time.monotonic() + 10, {port for _, port in copies}
+    while True:
+        lines = [line.split() for line in log.read_text()[since:].splitlines()]
+        opened = {w[0] for w in lines if w[1:4] == ["101", "GET", "/ws/class"]}
+        used = {p for p in ports if f"127.0.0.1:{p}" in opened}
+        if used == ports or time.monotonic() > end:
+            return used
+        time.sleep(0.2)
+
+
+def test_chromium_learners_on_both_copies_and_one_teacher_page(proxy, browser) -> None:
+    """The same in Chromium: a learner's page reaches nginx from 127.0.0.1 and one from ::1
+    (ip_hash gives them different copies), the teacher's page, through nginx too, counts both,
+    and its "show everyone" with "follow me" moves both pages."""
+    if not proxy["ipv6"]:
+        pytest.skip("no ::1 on this machine: every page would come from 127.0.0.1, one copy")
+    base, errors, since = f"https://{NAME}:{proxy['port']}", [], len(proxy["log"].read_text())
+    v4, v6 = _chromium_at(browser, "127.0.0.1"), _chromium_at(browser, "[::1]")
+    try:
+        learners = [_page_through(b, f"{base}/", f"{base}/?token={TOKEN}",
+                                  "[data-role=class-seat]", errors) for b in (v4, v6)]  # fmt: skip
+        teacher = _page_through(v4, f"{base}/teach", f"{base}/teach?teacher={TEACHER}",
+                                "#teach-live[data-state=open]", errors)  # fmt: skip
+        teacher.wait_for_selector("#teach-counts dd[data-key=joined][data-value='2']")
+        show_everyone(teacher, "scaling", {"d_k": "256"}, follow=True)
+        for page in learners:
+            page.wait_for_function("location.hash.includes('scaling.d_k=256')")
+    finally:
+        v4.close()
+        v6.close()
+    assert errors == []
+    ports = {port for _, port in proxy["copies"]}
+    assert _class_copies(proxy["log"], since, proxy["copies"]) == ports, "not on both copies"
 
 
 def test_when_one_copy_stops_the_other_serves(proxy) -> None:

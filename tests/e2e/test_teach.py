@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from attnlab.classroom.lessonids import lesson_ids
-from tests.e2e.conftest import VIEWPORT, run_server
+from tests.e2e.conftest import VIEWPORT, run_server, show_everyone
 
 pytestmark = pytest.mark.e2e
 
@@ -119,9 +119,7 @@ def _near_top(page: Any, selector: str) -> bool:
 
 def test_show_everyone_moves_those_who_accept_and_no_others(room) -> None:
     teacher, learners = room["teacher"], room["learners"]
-    teacher.select_option("#teach-show-figure select[name=figure]", "scaling")
-    teacher.fill("#teach-show-figure input[name=d_k]", "256")
-    teacher.click("#teach-show-figure [data-role=show-figure]")
+    show_everyone(teacher, "scaling", {"d_k": "256"})
     teacher.wait_for_selector("#teach-sent:has-text('FIG 3 (d_k = 256')")
     for page in learners:
         page.wait_for_selector(".class-show[data-offer] [data-role=class-go]")
@@ -139,9 +137,7 @@ def test_show_everyone_moves_those_who_accept_and_no_others(room) -> None:
 
 def test_follow_me_moves_everyone_who_still_follows(room) -> None:
     teacher, learners = room["teacher"], room["learners"]
-    teacher.fill("#teach-show-figure input[name=d_k]", "128")
-    teacher.check("#teach-show-figure input[name=follow]")
-    teacher.click("#teach-show-figure [data-role=show-figure]")
+    show_everyone(teacher, "scaling", {"d_k": "128"}, follow=True)
     for page in learners:
         page.wait_for_function("location.hash.includes('scaling.d_k=128')")
         page.wait_for_selector("[data-role=class-stop]")

@@ -118,3 +118,31 @@ def test_text_that_is_not_unicode_is_a_400_and_a_bug_a_json_500() -> None:
         assert broken.status_code == 500 and broken.json() == {
             "detail": "internal error (logged on the server)"
         }
+
+
+def test_the_shutdown_closes_the_shared_class_store(tmp_path: Path) -> None:
+    """`--store redis://…`: when the app's shutdown has run (the event loop still running, as
+    in a server that stops), its pub/sub listener has ended and no connection to Redis is open."""
+    from attnlab.classroom.store import LEARNERS
+    from attnlab.web import WebSettings, create_app
+    from attnlab.web.class_socket import class_store
+    from tests import aio
+    from tests.redisserver import client_count, redis_server
+
+    pytest.importorskip("redis")
+
+    async def stopped(url: str) -> list[object]:
+        import asyncio
+
+        app = create_app(WebSettings(teacher_token="t" * 24, class_store=url, train_workers=1))
+        async with app.router.lifespan_context(app):
+            store = class_store(app)
+            store.subscribe(LEARNERS)  # a learner's page: the listener starts
+            await store.join("a" * 32, "")
+            while client_count(url) < 1:  # the listener's connection (the pool lends it)
+                await asyncio.sleep(0.05)
+        await asyncio.sleep(0.2)  # Redis notices a closed connection at once; a margin
+        return [store._listener.done(), client_count(url)]
+
+    with redis_server(tmp_path) as url:
+        assert aio.run(stopped(url)) == [True, 0]

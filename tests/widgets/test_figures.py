@@ -95,9 +95,9 @@ def _no_png(w, monkeypatch) -> None:
 def test_no_png_is_drawn_once_a_view_has_said_it_is_drawn(name: str, monkeypatch) -> None:
     import threading
 
-    from attnlab.widgets import base
+    from attnlab.widgets import viewers
 
-    monkeypatch.setattr(base, "VIEW_SHOWN", threading.Event())  # this kernel's, for this test
+    monkeypatch.setattr(viewers, "VIEW_SHOWN", threading.Event())  # this kernel's, for this test
     first, w = FIGURES["depth"](), FIGURES[name]()
     assert "image/png" in first._repr_mimebundle_()[0]  # no front-end known yet
     from_view(first, "settings", {"type": "shown"})  # what adapter.js says once it has drawn

@@ -11,6 +11,7 @@ the attention model is not below 2 cm (fetch) or 1 cm (vector) at the end).
 
 from __future__ import annotations
 
+import threading
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -128,16 +129,24 @@ class SweepResult:
 
 
 def sweep(
-    task: str, heads: int, seeds: Sequence[int], steps: int, *, workers: int = 2
+    task: str,
+    heads: int,
+    seeds: Sequence[int],
+    steps: int,
+    *,
+    workers: int = 2,
+    stop: threading.Event | None = None,
 ) -> SweepResult:
-    """Train every seed for `steps` steps, `workers` batched chunks in parallel processes."""
+    """Train every seed for `steps` steps, `workers` batched chunks in parallel processes.
+    `stop` (a server's sweep, in a thread): once set, the sweep ends early (processes.Stopped)."""
     chunks = _chunks(seeds, workers)
     train = partial(run_chunk, task, heads, steps=steps)
-    # in processes that end with the sweep, whatever ends it (Ctrl+C, an error, a killed caller)
+    # in processes that end with the sweep, whatever ends it (Ctrl+C, an error, a killed caller,
+    # `stop`); one chunk alone runs here, unless it must be stoppable
     parts = (
         [train(chunks[0])]
-        if len(chunks) == 1
-        else map_in_processes(train, chunks, name="attnlab-sweep")
+        if len(chunks) == 1 and stop is None
+        else map_in_processes(train, chunks, name="attnlab-sweep", stop=stop)
     )
     histories = [h for part in parts for h in part[0]]
     tables = [t for part in parts for t in part[1]]

@@ -19,7 +19,7 @@ from attnlab import __version__
 from attnlab.figures import figure_modules
 from attnlab.trainpool.service import TrainingService
 from attnlab.web.claims_api import claims_router
-from attnlab.web.class_socket import class_router
+from attnlab.web.class_socket import class_router, close_class_store
 from attnlab.web.config import WebSettings
 from attnlab.web.figure_answers import GZIP_MIN_BYTES
 from attnlab.web.figure_delay import FigureDelay
@@ -35,7 +35,7 @@ from attnlab.web.readercost import figure_request_cpu_s
 from attnlab.web.static_files import LessonStaticFiles
 from attnlab.web.strings_api import strings_router
 from attnlab.web.teach_api import teach_router
-from attnlab.web.teach_seeds import seeds_router
+from attnlab.web.teach_seeds import seeds_router, stop_sweeps
 from attnlab.web.teacher_gate import TeacherGate
 from attnlab.web.tokens_api import tokens_router
 from attnlab.web.training_socket import training_router
@@ -59,8 +59,12 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         training.start()  # the worker processes start and the capacity is logged, meanwhile
-        yield
-        training.stop()
+        try:
+            yield
+        finally:
+            await stop_sweeps(app)  # "one seed each"'s processes: they must not hold the exit
+            training.stop()
+            await close_class_store(app)  # Redis's connections and pub/sub listener, if any
 
     app = FastAPI(
         lifespan=lifespan,

@@ -49,6 +49,14 @@ def class_store(app: FastAPI) -> ClassStore:
     return found
 
 
+async def close_class_store(app: FastAPI) -> None:
+    """At the app's shutdown: the store's connections and its listener end with the server
+    (Redis would otherwise hold them until the process is gone, or forever in a test's loop)."""
+    found = getattr(app.state, "class_store", None)
+    if found is not None:
+        await found.close()
+
+
 async def class_view(app: FastAPI) -> dict[str, Any]:
     """What the teacher's page draws: the seats' counts and the server's load."""
     store = class_store(app)

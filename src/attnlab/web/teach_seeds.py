@@ -14,6 +14,8 @@ import asyncio
 import csv
 import io
 import logging
+import threading
+from functools import partial
 from typing import Any
 
 from fastapi import APIRouter, FastAPI, Request
@@ -22,12 +24,14 @@ from fastapi.responses import JSONResponse, Response
 from attnlab.classroom import seeds
 from attnlab.classroom.store import CHANGES, LEARNERS
 from attnlab.params import ParamError
+from attnlab.processes import Stopped
 from attnlab.web.class_socket import class_store, class_view
 from attnlab.web.config import WebSettings
 from attnlab.web.inputs import InputError, body_settings
 
 log = logging.getLogger("attnlab.web")
 SWEEP_WORKERS = 2
+STOP_WAIT_S = 3.0  # a stopped sweep's processes end within about a second (processes.py)
 CSV_COLUMNS = ("seat", "name", "seed", "attn_err_cm", "mlp_err_cm", "sweep_attn_err_cm",
                "sweep_mlp_err_cm", "agrees", "attention_wins", "failed", "how")  # fmt: skip
 
@@ -88,22 +92,56 @@ def _download(body: bytes, media: str, suffix: str) -> Response:
                     headers={"content-disposition": name, "cache-control": "no-store"})  # fmt: skip
 
 
+class Sweeps:
+    """The app's sweeps: one at a time (`lock`), each a task held here (a task nobody refers to
+    may be collected), all stopped by `stop` at the app's shutdown."""
+
+    def __init__(self) -> None:
+        self.lock = asyncio.Lock()
+        self.stop = threading.Event()
+        self.tasks: set[asyncio.Task[None]] = set()
+
+
+def _sweeps(app: FastAPI) -> Sweeps:
+    found = getattr(app.state, "sweeps", None)
+    if found is None:
+        found = app.state.sweeps = Sweeps()
+    return found
+
+
 def _start_sweep(app: FastAPI, experiment: dict[str, Any]) -> None:
     """The sweep of the experiment's seeds, in the background, one at a time."""
-    lock = getattr(app.state, "sweep_lock", None) or asyncio.Lock()
-    app.state.sweep_lock = lock
-    task = asyncio.get_running_loop().create_task(_sweep(app, experiment, lock))
-    app.state.sweep_task = task  # held: a task nobody refers to may be collected
+    sweeps = _sweeps(app)
+    task = asyncio.get_running_loop().create_task(_sweep(app, experiment, sweeps))
+    sweeps.tasks.add(task)
+    task.add_done_callback(sweeps.tasks.discard)
 
 
-async def _sweep(app: FastAPI, experiment: dict[str, Any], lock: asyncio.Lock) -> None:
+async def stop_sweeps(app: FastAPI) -> None:
+    """At the app's shutdown: the running sweep's processes stop and the waiting ones never
+    start, so that a stop signal is not kept waiting by the class's experiment (the sweep's
+    thread would hold the process until it had trained every seed)."""
+    sweeps = getattr(app.state, "sweeps", None)
+    if sweeps is None or not sweeps.tasks:
+        return
+    sweeps.stop.set()
+    await asyncio.wait(list(sweeps.tasks), timeout=STOP_WAIT_S)
+
+
+async def _sweep(app: FastAPI, experiment: dict[str, Any], sweeps: Sweeps) -> None:
     from attnlab.tabletop import sweep
 
     seed_list = sorted(experiment["seeds"].values())
     args = (experiment["task"], experiment["heads"], seed_list, experiment["steps"])
-    async with lock:
+    async with sweeps.lock:
+        if sweeps.stop.is_set():
+            return
         try:
-            result = await asyncio.to_thread(sweep, *args, workers=SWEEP_WORKERS)
+            run = partial(sweep, *args, workers=SWEEP_WORKERS, stop=sweeps.stop)
+            result = await asyncio.to_thread(run)
+        except Stopped:
+            log.info('the sweep for "one seed each" stopped with the server')
+            return
         except Exception:  # a failed sweep leaves the comparison out, never the class
             log.exception('the sweep for "one seed each" failed')
             return

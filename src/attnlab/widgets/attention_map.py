@@ -19,6 +19,7 @@ from attnlab.params import Param, ParamError
 from attnlab.plain import plain
 from attnlab.widgets.assets import bundle
 from attnlab.widgets.base import FigureWidget, png_bytes
+from attnlab.widgets.refused import refused
 
 MAX_SIDE = 128  # queries or keys drawn at most (one SVG cell each)
 ROW_TOL = 1e-6
@@ -77,9 +78,13 @@ class AttentionMapWidget(FigureWidget):
 
     @staticmethod
     def _checked(weights: Any, queries: Any, keys: Any) -> dict[str, Any]:
-        w = checked_weights(weights)
-        return {"weights": plain(w), "queries": _labels("queries", queries, w.shape[0], "q"),
-                "keys": _labels("keys", keys, w.shape[1], "k")}  # fmt: skip
+        __tracebackhide__ = True  # pytest and IPython's debugger skip this frame
+        try:
+            w = checked_weights(weights)
+            return {"weights": plain(w), "queries": _labels("queries", queries, w.shape[0], "q"),
+                    "keys": _labels("keys", keys, w.shape[1], "k")}  # fmt: skip
+        except ParamError as err:
+            raise refused(err) from None
 
     @property
     def weights(self) -> np.ndarray:

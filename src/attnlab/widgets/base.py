@@ -15,24 +15,23 @@ Traits (all synced with the view, see widgets/src/adapter.js):
 A change from the view comes as a custom message on the settings channel, {type: "set", seq,
 settings} (the names: protocol.json); it is checked by the same `Param`s, recomputed, and
 acknowledged with its seq.
-Without a front-end (GitHub, nbviewer, a terminal) the widget shows the figure's PNG from
-`attnlab.export`, drawn small (NOTEBOOK_DPI, a palette) since a notebook stores it, and drawn
-only when no front-end that draws widgets is connected (it would show the view); its output
-metadata holds the signature of the data it was drawn from (attnlab.widgets.drawn), so a stored
-notebook's pictures can be checked against a fresh run on any machine.
+Where the output is stored to be read without widgets (nbconvert --execute: GitHub, nbviewer)
+the widget shows the figure's PNG from `attnlab.export`, drawn small (NOTEBOOK_DPI, a palette)
+since a notebook stores it, and drawn only there (not where a person's front-end shows the
+view: attnlab.widgets.viewers); its output metadata holds the signature of the data it was
+drawn from (attnlab.widgets.drawn), so a stored notebook's pictures can be checked against a
+fresh run on any machine.
 """
 
 from __future__ import annotations
 
 import base64
 import io
-import threading
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
 try:
     import anywidget
-    import ipywidgets
     import traitlets
 except ImportError as err:  # the widgets are an optional part of attnlab
     raise ImportError(
@@ -45,12 +44,13 @@ from attnlab.params import Param, ParamError, validate
 from attnlab.plain import plain
 from attnlab.widgets.assets import CSS, PROTOCOL, SETTINGS_CHANNEL, bundle, strings
 from attnlab.widgets.drawn import signature
+from attnlab.widgets.refused import Refused, refused
 from attnlab.widgets.values import Shapes, from_params, from_view, to_params
+from attnlab.widgets.viewers import live_front_end, view_shown
 
 __all__ = ["FigureWidget", "ParamError", "png_bytes"]
 
 NOTEBOOK_DPI = 72  # a slide (13.3 × 7.5 in) as 960 × 540 px: readable in a cell, not a projector
-VIEW_SHOWN = threading.Event()  # a view of ours said it is drawn: this kernel has a front-end
 PNG_COLOURS = 128  # flat-coloured charts lose nothing visible to a palette; ~4× smaller files
 
 
@@ -86,6 +86,7 @@ class FigureWidget(anywidget.AnyWidget):
     strings = traitlets.Dict().tag(sync=True)
 
     def __init__(self, *, lang: str = "en", **settings: Any) -> None:
+        __tracebackhide__ = True  # pytest and IPython's debugger skip this frame
         checked = self.checked(settings)  # a bad setting opens no comm
         super().__init__(figure=self.FIGURE, strings=strings(), lang=lang,
                          **self.description())  # fmt: skip
@@ -94,12 +95,13 @@ class FigureWidget(anywidget.AnyWidget):
 
     def __setattr__(self, name: str, value: Any) -> None:
         """`w.settings = {...}` is checked here, before traitlets: a refusal is one short
-        ParamError naming the setting, not a page of traitlets' frames."""
+        ParamError naming the setting (one line in IPython: widgets.refused), not a page of
+        traitlets' frames."""
         if name == "settings":
             __tracebackhide__ = True  # pytest and IPython's debugger skip this frame
             try:
                 value = self.checked(value)
-            except ParamError as err:
+            except ParamError as err:  # (a Refused) raised from here: checked()'s frame dropped
                 raise err.with_traceback(None) from None
         super().__setattr__(name, value)
 
@@ -117,10 +119,14 @@ class FigureWidget(anywidget.AnyWidget):
     def checked(self, new: Any) -> dict[str, Any]:
         """`new` settings over the current ones, checked by the figure's Params; array settings
         (SHAPES) in their own shape. ParamError (a ValueError) naming the setting if refused."""
+        __tracebackhide__ = True  # pytest and IPython's debugger skip this frame
         if not isinstance(new, Mapping):
-            raise ParamError("settings", "expected a dict of setting names and values")
-        raw = to_params({**self.settings, **new}, self.SHAPES)
-        return from_params(plain(validate(self.PARAMS, raw, "json")), self.SHAPES)
+            raise Refused("settings", "expected a dict of setting names and values")
+        try:
+            raw = to_params({**self.settings, **new}, self.SHAPES)
+            return from_params(plain(validate(self.PARAMS, raw, "json")), self.SHAPES)
+        except ParamError as err:
+            raise refused(err) from None
 
     def api_settings(self) -> dict[str, Any]:
         """The settings as the figure's compute() and the view take them (arrays flat)."""
@@ -167,7 +173,7 @@ class FigureWidget(anywidget.AnyWidget):
         if message.get("type") == PROTOCOL["settings"]["set"]:
             self._set_from_view(message.get("settings"), message.get("seq"))
         elif message.get("type") == PROTOCOL["settings"]["shown"]:
-            VIEW_SHOWN.set()
+            view_shown()
 
     def _set_from_view(self, partial: Any, seq: Any) -> None:
         try:
@@ -192,26 +198,19 @@ class FigureWidget(anywidget.AnyWidget):
         return png_bytes(render(self.FIGURE, self.drawn()))
 
     def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]] | None:
-        """The widget where widgets run; its PNG beside it for where they do not (a notebook
-        stored by nbclient, GitHub, a JupyterLab without the widgets' extension). Drawing it
-        costs ~0.5 s of kernel CPU, ~1.5 s the first time (matplotlib): once a front-end is
-        known to draw the widgets, nobody would see it, so it is not drawn."""
+        """The widget; its PNG beside it where the output is stored to be read without widgets
+        (nbconvert --execute, GitHub, nbviewer). The PNG costs ~0.6 s of kernel CPU, ~1.8 s the
+        first time (matplotlib); where a person's front-end shows the view (widgets.viewers:
+        from the first display on) nobody would see it, so it is not drawn. A front-end that
+        takes input but draws no widgets (qtconsole, a JupyterLab without ipywidgets) shows
+        the text line."""
         shown = super()._repr_mimebundle_(**kwargs)
-        if shown is None or front_end_draws_widgets():
+        if shown is None or live_front_end():
             return shown
         data, metadata = shown
         data["image/png"] = base64.b64encode(self.figure_png()).decode("ascii")
         metadata["attnlab"] = signature(self.FIGURE, self.drawn())
         return data, metadata
-
-
-def front_end_draws_widgets() -> bool:
-    """Whether a front-end that draws widgets is known to be connected to this kernel: one of
-    our views has said it is drawn (VIEW_SHOWN), or ipywidgets' control comm is open (JupyterLab's
-    widget manager opens it when it meets a kernel that has ipywidgets imported, to ask for every
-    widget's state). nbclient, nbconvert and a terminal do neither. The first display in a fresh
-    JupyterLab kernel cannot know yet (its view answers after the cell ends): it draws the PNG."""
-    return VIEW_SHOWN.is_set() or getattr(ipywidgets.Widget, "_control_comm", None) is not None
 
 
 def figure_class(

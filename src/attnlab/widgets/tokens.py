@@ -39,6 +39,7 @@ from attnlab.web.inputs import InputError
 from attnlab.web.tokens_api import TIMING_PARAMS, image_bytes
 from attnlab.widgets.assets import API_CHANNEL, PROTOCOL, bundle
 from attnlab.widgets.base import FigureWidget
+from attnlab.widgets.refused import Refused
 
 API = PROTOCOL["api"]
 TIMING_URL, FRAME_URL = "/api/tokens/timing", "/api/tokens/frame"  # the page's, as the view asks
@@ -73,7 +74,7 @@ def own_frame(image: Any) -> np.ndarray:
             image = _file_bytes(Path(image))
         return to_frame(image)[0]
     except FrameError as err:
-        raise ParamError("image", str(err)).with_traceback(None) from None
+        raise Refused("image", str(err)).with_traceback(None) from None
 
 
 def _file_bytes(path: Path) -> bytes:

@@ -7,10 +7,12 @@ const CLAUSE_END = /[:：。；;!?！？]|——|\.(?=\s|$)/;
 
 // A label has no room for KaTeX (not loaded here): a formula is shown as its TeX, with the
 // commonest commands as their symbols and the other commands dropped ("\\mathbf q" → "q").
-const TEX = { cdot: "·", times: "×", sqrt: "√", top: "ᵀ", to: "→", le: "≤", ge: "≥" };
+const TEX = { cdot: "·", times: "×", sqrt: "√", top: "ᵀ", to: "→", le: "≤", ge: "≥", sum: "Σ" };
 
 function plainTeX(tex) {
-  return tex.replace(/\\([a-zA-Z]+)\s*/g, (_, name) => TEX[name] ?? "").replace(/[{}]/g, "");
+  return tex.replace(/\\([a-zA-Z]+)\s*/g, (_, name) => TEX[name] ?? "")
+    .replace(/\\[,;:! ]/g, " ") // TeX's spaces ("\,") are spaces here
+    .replace(/[{}]/g, "");
 }
 
 /** The plain text of a block's HTML, without its markup. */

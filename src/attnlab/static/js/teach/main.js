@@ -11,8 +11,11 @@ import { drawBars, drawCounts, drawLoad, drawSeats } from "./glance.js";
 import { lessonLabels } from "./labels.js";
 import { createSeeds } from "./seeds.js";
 import { createShowForms } from "./showform.js";
+import { statusLine } from "./status.js";
 
 const $ = (id) => document.getElementById(id);
+// why the page could not start: in words once the strings are in, the bare error before that
+let failure = (message) => `⚠ ${message}`;
 
 function firstLang() {
   const chosen = new URLSearchParams(window.location.hash.slice(1)).get("lang");
@@ -26,16 +29,20 @@ async function start() {
   const catalogues = Object.fromEntries(LANGS.map((l) => [l, { ...page[l], ...own[l] }]));
   let lang = firstLang();
   const t = translator(catalogues, () => lang);
+  failure = (message) => t("teach.failed", { message });
   const numbers = Object.fromEntries(figures.map((f) => [f.name, f.number]));
   const lessons = {};
   let labels = { tries: {}, exercises: {} };
   let view = null;
-  const say = (text) => { $("teach-sent").textContent = text; };
-  const forms = createShowForms({ figureForm: $("teach-show-figure"), tryForm: $("teach-show-try"), figures, t, say });
-  const seeds = createSeeds({ form: $("teach-seeds-form"), box: $("teach-seeds"), t,
-    say: (text) => { $("teach-seeds-sent").textContent = text; } });
+  // the status lines keep what they say, not its words: a language switch rewrites them
+  const lines = { sent: statusLine($("teach-sent")), seeds: statusLine($("teach-seeds-sent")),
+    live: statusLine($("teach-live")) };
+  const forms = createShowForms({ figureForm: $("teach-show-figure"), tryForm: $("teach-show-try"), figures, t,
+    say: lines.sent.say });
+  const seeds = createSeeds({ form: $("teach-seeds-form"), box: $("teach-seeds"), t, say: lines.seeds.say });
 
   function draw() {
+    $("teach-seats-summary").textContent = t("teach.seats", { n: view?.seats?.length ?? 0 });
     if (!view) return;
     drawCounts($("teach-counts"), view);
     drawSeats($("teach-seats"), view, t);
@@ -55,20 +62,20 @@ async function start() {
     for (const b of document.querySelectorAll("[data-set-lang]")) b.setAttribute("aria-pressed", String(b.dataset.setLang === lang));
     forms.relabel(labels);
     seeds.relabel();
+    for (const line of Object.values(lines)) line.relabel();
     draw();
   }
 
   function live(state) {
-    const box = $("teach-live");
-    box.dataset.state = state;
-    box.textContent = t(`teach.live.${state}`);
+    $("teach-live").dataset.state = state;
+    lines.live.say(() => t(`teach.live.${state}`));
   }
 
   await showLang(lang);
   for (const b of document.querySelectorAll("[data-set-lang]")) {
     b.addEventListener("click", () => {
       history.replaceState(null, "", `#lang=${b.dataset.setLang}`); // a reload keeps it
-      showLang(b.dataset.setLang).then(() => live($("teach-live").dataset.state));
+      showLang(b.dataset.setLang);
     });
   }
   const socket = trainSocket({
@@ -86,5 +93,5 @@ async function start() {
 
 start().catch((error) => {
   const box = $("teach-live");
-  if (box) box.textContent = `The teacher's view could not start: ${error.message || error}`;
+  if (box) box.textContent = failure(error.message || String(error));
 });

@@ -47,7 +47,10 @@ function chart(box, experiment, t) {
   });
 }
 
-/** The section: form, summary, chart and downloads. Returns {relabel(), show(experiment, plan)}. */
+/**
+ * The section: form, summary, chart and downloads; `say(words)` reports the start or why not
+ * (teach/status.js). Returns {relabel(), show(experiment, plan)}.
+ */
 export function createSeeds({ form, box, t, say }) {
   let plan = null;
   let experiment = null;
@@ -64,9 +67,10 @@ export function createSeeds({ form, box, t, say }) {
         ? spec.choices.find((c) => String(c) === inputs[i].value) : Number(inputs[i].value)]));
       try {
         const started = await postJSON("/api/teach/seeds", body);
-        say(t("teach.seedsStarted", { command: started.command }));
+        say(() => t("teach.seedsStarted", { command: started.command }));
       } catch (error) {
-        say(t("teach.notSent", { message: error.message || String(error) }));
+        const message = error.message || String(error);
+        say(() => t("teach.notSent", { message }));
       }
     };
   }

@@ -29,18 +29,25 @@ function settingFields(box, figure) {
   }
 }
 
-/** The two forms; `say(text)` reports what was sent or why not. Returns {relabel(labels)}. */
+/**
+ * The two forms; `say(words)` reports what was sent or why not, words() in the language of the
+ * moment (teach/status.js). Returns {relabel(labels)}.
+ */
 export function createShowForms({ figureForm, tryForm, figures, t, say }) {
-  async function send(body, sentText) {
+  let labels = { tries: {} }; // the try-its' names in the current language (relabel's)
+
+  async function send(body, sentWords) {
     try {
       await postJSON("/api/teach/show", body);
-      say(sentText);
+      say(sentWords);
     } catch (error) {
-      say(t("teach.notSent", { message: error.message || String(error) }));
+      const message = error.message || String(error);
+      say(() => t("teach.notSent", { message }));
     }
   }
 
-  function build(labels) {
+  function build(next) {
+    labels = next;
     clear(figureForm);
     clear(tryForm);
     const pick = html("select", { name: "figure", "aria-label": t("teach.figure") }, figureForm);
@@ -58,7 +65,7 @@ export function createShowForms({ figureForm, tryForm, figures, t, say }) {
         .map((input) => [input.name, input.value]));
       const number = figures.find((f) => f.name === pick.value)?.number;
       send({ figure: pick.value, settings, follow: followFig.checked },
-        t("teach.sent", { what: `FIG ${number} (${settingsText(settings)})` }));
+        () => t("teach.sent", { what: `FIG ${number} (${settingsText(settings)})` }));
     };
 
     const tries = html("select", { name: "try", "aria-label": t("teach.tryPick") }, tryForm);
@@ -67,8 +74,8 @@ export function createShowForms({ figureForm, tryForm, figures, t, say }) {
     html("button", { type: "submit", class: "btn", "data-role": "show-try", text: t("teach.sendTry") }, tryForm);
     tryForm.onsubmit = (event) => {
       event.preventDefault();
-      send({ try: tries.value, follow: followTry.checked },
-        t("teach.sent", { what: labels.tries[tries.value] ?? tries.value }));
+      const id = tries.value;
+      send({ try: id, follow: followTry.checked }, () => t("teach.sent", { what: labels.tries[id] ?? id }));
     };
   }
 
