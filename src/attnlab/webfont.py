@@ -6,9 +6,10 @@ from the lesson's own texts (content/<lang>/*.md, the interface catalogues stati
 and index.html), so there is no list to keep up to date: `make font` rebuilds the files after a
 text changed, and tests/test_webfont.py fails when a character the page can show is missing.
 
-Two files, so that an English reader never downloads the big one: `cjk-common.woff` holds the
-few characters the English page shows too (the 中文 button, the glossary's Chinese names) and
-`cjk-lesson.woff` the rest. static/css/cjk.css states each file's characters as its
+Three files, so that an English reader never downloads what it does not draw: `cjk-switch.woff`
+holds the language button's characters (中文, on every page), `cjk-common.woff` the few more the
+English page can show (the glossary's Chinese names) and `cjk-lesson.woff` the rest.
+static/css/cjk.css states each file's characters as its
 `unicode-range`, and a browser fetches a file only when the page draws one of its characters.
 The files are WOFF (zlib), not WOFF2: WOFF2 is ~12 % smaller but needs Brotli to read, and the
 test reads the committed font itself with fontTools alone.
@@ -34,7 +35,11 @@ FAMILY = "attnlab CJK"
 SOURCE = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")
 SOURCE_NAME = "Noto Sans CJK SC"  # the face inside the collection
 LICENCE_SOURCE = Path("/usr/share/doc/fonts-noto-cjk/copyright")
-CHUNKS = ("common", "lesson")  # file stems cjk-<chunk>.woff, in the order the CSS declares them
+CHUNKS = (
+    "switch",
+    "common",
+    "lesson",
+)  # file stems cjk-<chunk>.woff, in the order the CSS declares them
 
 # Characters no Latin system font draws: CJK radicals and symbols, kana, ideographs, the
 # compatibility ideographs and the full-width punctuation （，：）.
@@ -47,14 +52,19 @@ def _texts(lang: str) -> Iterable[Path]:
 
 
 def characters() -> dict[str, set[str]]:
-    """{"common": CJK characters an English reader sees, "lesson": the rest the Chinese page
-    shows}: from the texts themselves."""
+    """{"switch": the CJK characters of the page itself (the 中文 button, on every page),
+    "common": the others an English reader may see, "lesson": the rest the Chinese page shows}:
+    from the texts themselves."""
     seen = {lang: set() for lang in ("en", "zh")}
     for lang, found in seen.items():
         for path in _texts(lang):
             found.update(CJK.findall(path.read_text("utf-8")))
-    seen["en"].update(CJK.findall((STATIC / "index.html").read_text("utf-8")))  # 中文
-    return {"common": seen["en"], "lesson": seen["zh"] - seen["en"]}
+    switch = set(CJK.findall((STATIC / "index.html").read_text("utf-8")))
+    return {
+        "switch": switch,
+        "common": seen["en"] - switch,
+        "lesson": seen["zh"] - seen["en"] - switch,
+    }
 
 
 def unicode_range(chars: Iterable[str]) -> str:
@@ -109,8 +119,8 @@ def licence() -> str:
     body = text.split("License: SIL-1.1\n", 2)[2].split("\nLicense: ", 1)[0]
     lines = [line[1:] if line.startswith(" ") else line for line in body.splitlines()]
     notice = (
-        "cjk-common.woff and cjk-lesson.woff are subsets of Noto Sans CJK SC (Debian's\n"
-        "fonts-noto-cjk), made by src/attnlab/webfont.py.\n"
+        f"{', '.join(f'cjk-{chunk}.woff' for chunk in CHUNKS)} are subsets of Noto Sans CJK SC\n"
+        "(Debian's fonts-noto-cjk), made by src/attnlab/webfont.py.\n"
         "Copyright 2014-2021 Adobe (http://www.adobe.com/), with Reserved Font Name 'Source'.\n\n"
     )
     return notice + "\n".join("" if line == "." else line for line in lines).strip() + "\n"

@@ -121,6 +121,20 @@ def test_a_closed_measuring_process_starts_no_other() -> None:
     assert measuring._proc is None
 
 
+def test_the_measuring_process_gives_way_to_the_server() -> None:
+    """It runs MEASURE_NICE nicer than the server: readers and learners come first."""
+    from attnlab.claims.runner import MEASURE_NICE
+
+    measuring = MeasuringProcess()
+    try:
+        assert measuring.call("clear") is None
+        ours = os.getpriority(os.PRIO_PROCESS, 0)
+        theirs = os.getpriority(os.PRIO_PROCESS, measuring._proc.pid)
+        assert theirs == min(19, ours + MEASURE_NICE)
+    finally:
+        measuring.close()
+
+
 def test_closing_it_mid_sweep_leaves_neither_it_nor_the_sweep_s_processes() -> None:
     """F2.11's fast check is a 20-seed sweep in two processes of the measuring child's own:
     they find their parent gone and end themselves."""

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import atexit
 import logging
+import os
 import threading
 import time
 import weakref
@@ -47,11 +48,16 @@ def measure_claim(cid: str, full: bool) -> dict[str, Any]:
 
 
 _CALLS: dict[str, Callable[..., Any]] = {"measure": measure_claim, "clear": clear_caches}
+MEASURE_NICE = 10  # the measuring process's niceness above the server's (CFS: ~1/10 the share)
 
 
 def _serve_calls(conn: Any) -> None:
     """The child's loop: (name, args) in, the call's result out, until the pipe closes."""
     as_child()
+    # Measuring is background work: readers' requests and learners' training come first. At
+    # the normal priority a class joining a server that had just begun its sweeps waited for
+    # them (300 ms of CPU a page went to the measuring); a seed sweep's processes inherit this.
+    os.nice(MEASURE_NICE)
     while True:
         try:
             name, args = conn.recv()
