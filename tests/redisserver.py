@@ -7,13 +7,14 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import socket
 import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.ports import free_port, port_open
 
 START_S = 10.0
 
@@ -28,28 +29,17 @@ def need_redis_server() -> str:
     return found
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _listening(port: int) -> bool:
-    with socket.socket() as s:
-        return s.connect_ex(("127.0.0.1", port)) == 0
-
-
 @contextlib.contextmanager
 def redis_server(where: Path) -> Iterator[str]:
     """A redis-server of its own (its working directory `where`); yields redis://127.0.0.1:PORT/0."""
     found = need_redis_server()
-    port = _free_port()
+    port = free_port()
     cmd = [found, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
            "--dir", str(where)]  # fmt: skip
     with subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as proc:
         try:
             end = time.monotonic() + START_S
-            while not _listening(port):
+            while not port_open(port):
                 assert time.monotonic() < end and proc.poll() is None, "redis-server did not start"
                 time.sleep(0.05)
             yield f"redis://127.0.0.1:{port}/0"

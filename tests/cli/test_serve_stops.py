@@ -14,7 +14,6 @@ import contextlib
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -26,6 +25,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from tests.ports import free_port, port_open
 from tests.proctree import alive, descendants, parent
 from tests.redisserver import client_count, redis_server
 
@@ -47,18 +47,6 @@ class Served:
         return [self.proc.pid, *descendants(self.proc.pid)]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _port_open(port: int) -> bool:
-    with socket.socket() as s:
-        s.settimeout(0.5)
-        return s.connect_ex(("127.0.0.1", port)) == 0
-
-
 def _wait_until_training(port: int, proc: subprocess.Popen[str]) -> None:
     """Until the capacity is known: the training workers are up and have measured themselves."""
     end = time.monotonic() + START_S
@@ -73,7 +61,7 @@ def _wait_until_training(port: int, proc: subprocess.Popen[str]) -> None:
 
 @contextlib.contextmanager
 def served(mode: str, extra: tuple[str, ...] = (), env: dict | None = None) -> Iterator[Served]:
-    port = _free_port()
+    port = free_port()
     cmd = [sys.executable, "-m", "attnlab", "serve", "--no-browser", "--port", str(port)]
     # Its own session: the test signals the one PID, as `kill PID` does, not a terminal's group.
     proc = subprocess.Popen(
@@ -137,7 +125,7 @@ def test_a_stop_signal_ends_the_whole_tree_within_5_s(mode: str, sig: signal.Sig
         took = time.monotonic() - started
         assert code == 1001, f"the training socket was closed with {code}, not 1001"
         assert not left, f"alive {took:.1f} s after {sig.name}: {[names[p] for p in left]}"
-        assert not _port_open(server.port), "the port still accepts connections"
+        assert not port_open(server.port), "the port still accepts connections"
         assert server.proc.wait(1) in (0, -sig)
 
 
@@ -181,7 +169,7 @@ def test_a_stop_in_the_middle_of_a_claims_sweep_and_training_leaves_nothing(
         left = _gone_within(tree, STOP_BOUND_S - (time.monotonic() - started))
         assert code == 1001, f"the training socket was closed with {code}, not 1001"
         assert not left, f"alive after {sig.name} in a sweep: {[names[p] for p in left]}"
-        assert not _port_open(server.port)
+        assert not port_open(server.port)
 
 
 @contextlib.contextmanager

@@ -13,7 +13,6 @@ import re
 import shlex
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -23,6 +22,7 @@ import httpx
 import pytest
 
 from attnlab.cli import build_parser
+from tests.ports import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 UNIT = ROOT / "docs" / "attnlab.service"
@@ -84,12 +84,6 @@ def test_systemd_finds_nothing_wrong_with_the_unit(tmp_path) -> None:
     assert (run.returncode, run.stdout + run.stderr) == (0, "")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _healthy(port: int, deadline: float) -> dict:
     while time.monotonic() < deadline:
         try:
@@ -116,7 +110,7 @@ def _running(pid: int) -> bool:
 
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc (Linux)")
 def test_the_units_command_logs_lines_and_stops_its_tree_on_sigterm() -> None:
-    port, stop_s = _free_port(), float(_settings()["TimeoutStopSec"])
+    port, stop_s = free_port(), float(_settings()["TimeoutStopSec"])
     name, value = _settings()["Environment"].split("=", 1)  # as systemd sets it
     env = {**os.environ, name: value, "ATTNLAB_TOKEN": "from-the-environment-file"}
     env.pop("FORCE_COLOR", None)
