@@ -147,3 +147,47 @@ def test_fig8s_plots_are_not_blown_up_on_a_wide_screen(browser: Any, server: str
         assert 10 <= page.evaluate(LARGEST_LABEL, "#fig-flash") <= 14
     finally:
         context.close()
+
+
+# What names a thing (headings, titles, buttons, control labels, table cells, legends, readouts);
+# prose (paragraphs, list items, the exercises' answers, the claims) may break anywhere.
+LABELS = ("h1, h2, h3, h4, button:not(.ex-option), select, label, th, td, caption, dt,"
+          " figure.fig dd, .legend li, nav a, [class*='-title']:not(.claim-title),"
+          " [class*='-label'], .try-done, .try-back")  # fmt: skip
+# Every place where a label's line ends between two Chinese characters (a word cut in two, 模|型):
+# a character's box starts a new line when it sits lower than the one before it.
+HAN_SPLITS = """(labels) => {
+  const han = /[\\u3400-\\u9fff\\uf900-\\ufaff]/;
+  const out = [];
+  const range = document.createRange();
+  for (const label of document.querySelectorAll(labels)) {
+    if (label.closest('svg, .sr-only, [hidden]')) continue;
+    const walker = document.createTreeWalker(label, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.data;
+      if (!han.test(text) || node.parentElement.closest('.katex, .sr-only')) continue;
+      let before = null;
+      for (let i = 0; i < text.length; i++) {
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const box = [...range.getClientRects()].find((r) => r.width > 0);
+        if (!box) continue;
+        if (before && box.top > before.top + box.height / 2 && han.test(text[i - 1])
+            && han.test(text[i])) {
+          out.push(`${label.closest('[id]')?.id} ${label.tagName}.${label.className}`
+            + ` "${label.textContent.trim().slice(0, 40)}" at ${text[i - 1]}|${text[i]}`);
+        }
+        before = box;
+      }
+    }
+  }
+  return out;
+}"""
+
+
+def test_no_chinese_label_breaks_inside_a_word(sized_page) -> None:
+    if sized_page.evaluate("document.documentElement.lang") == "zh-Hans":
+        chinese = ("(sel) => [...document.querySelectorAll(sel)]"
+                   ".filter((n) => /[\\u4e00-\\u9fff]/.test(n.textContent)).length")  # fmt: skip
+        assert sized_page.evaluate(chinese, LABELS) > 100  # the Chinese labels are there to measure
+    assert sized_page.evaluate(HAN_SPLITS, LABELS) == []
