@@ -127,7 +127,7 @@ def test_the_block_diagrams_labels_stay_inside_their_boxes(sized_page) -> None:
     assert outside == []
 
 
-LARGEST_LABEL = """(fig) => Math.max(...[...document.querySelectorAll(`${fig} svg text`)]
+LARGEST_LABEL = """(sel) => Math.max(...[...document.querySelectorAll(sel)]
   .map((node) => {
     const ctm = node.getScreenCTM();
     if (!ctm || !node.getBoundingClientRect().width) return 0;
@@ -144,7 +144,22 @@ def test_fig8s_plots_are_not_blown_up_on_a_wide_screen(browser: Any, server: str
         page.goto(f"{server}/")
         page.wait_for_selector("html.is-ready")
         page.wait_for_selector("#fig-flash svg.fl-history text")
-        assert 10 <= page.evaluate(LARGEST_LABEL, "#fig-flash") <= 14
+        assert 10 <= page.evaluate(LARGEST_LABEL, "#fig-flash svg text") <= 14
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("width", [768, 1400])
+def test_fig2s_drawings_are_not_blown_up(browser: Any, server: str, width) -> None:
+    """Stacked at 768 px, FIG 2's tabletop and charts stretched to the figure's width: their
+    11-px tick labels were drawn at 17–18 px and the table filled the screen."""
+    context = browser.new_context(viewport={"width": width, "height": 900}, locale="en-US")
+    try:
+        page = context.new_page()
+        page.goto(f"{server}/")
+        page.wait_for_selector("html.is-ready")
+        page.wait_for_selector("#fig-training svg.head-curves .tick-label")
+        assert 10 <= page.evaluate(LARGEST_LABEL, "#fig-training svg .tick-label") <= 14
     finally:
         context.close()
 
