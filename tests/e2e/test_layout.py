@@ -150,16 +150,17 @@ def test_fig8s_plots_are_not_blown_up_on_a_wide_screen(browser: Any, server: str
 
 
 @pytest.mark.parametrize("width", [768, 1400])
-def test_fig2s_drawings_are_not_blown_up(browser: Any, server: str, width) -> None:
-    """Stacked at 768 px, FIG 2's tabletop and charts stretched to the figure's width: their
-    11-px tick labels were drawn at 17–18 px and the table filled the screen."""
+def test_no_figures_tick_labels_are_blown_up(browser: Any, server: str, width) -> None:
+    """A drawing stretched to a wide column draws its 11-px tick labels far larger than the rest:
+    stacked at 768 px, FIG 2's tabletop and charts drew them at 17-18 px (the table filled the
+    screen) and FIG 3's weights at 15.5 px."""
     context = browser.new_context(viewport={"width": width, "height": 900}, locale="en-US")
     try:
         page = context.new_page()
         page.goto(f"{server}/")
         page.wait_for_selector("html.is-ready")
         page.wait_for_selector("#fig-training svg.head-curves .tick-label")
-        assert 10 <= page.evaluate(LARGEST_LABEL, "#fig-training svg .tick-label") <= 14
+        assert 10 <= page.evaluate(LARGEST_LABEL, "figure.fig svg .tick-label") <= 14
     finally:
         context.close()
 
