@@ -203,3 +203,25 @@ def test_no_chinese_label_breaks_inside_a_word(sized_page) -> None:
                    ".filter((n) => /[\\u4e00-\\u9fff]/.test(n.textContent)).length")  # fmt: skip
         assert sized_page.evaluate(chinese, LABELS) > 100  # the Chinese labels are there to measure
     assert sized_page.evaluate(HAN_SPLITS, LABELS) == []
+
+
+# FIG 1's scores that meet a key dot (the nearest point of the label's box to the dot's centre
+# lies inside the dot): on a phone the grown label "1.41" overlapped the red key.
+SCORES_ON_KEYS = """() => {
+    const dots = [...document.querySelectorAll('#fig-lookup .key-dot')]
+      .map((d) => d.getBoundingClientRect());
+    return [...document.querySelectorAll('#fig-lookup .score-label')].flatMap((label) => {
+      const b = label.getBoundingClientRect();
+      return dots.filter((d) => {
+        const [cx, cy] = [d.left + d.width / 2, d.top + d.height / 2];
+        const dx = Math.max(b.left - cx, 0, cx - b.right);
+        const dy = Math.max(b.top - cy, 0, cy - b.bottom);
+        return Math.hypot(dx, dy) < d.width / 2;
+      }).map(() => `"${label.textContent}" on a key`);
+    });
+  }"""
+
+
+def test_fig1s_scores_stand_clear_of_the_keys(sized_page) -> None:
+    assert sized_page.locator("#fig-lookup .score-label").count() == 5
+    assert sized_page.evaluate(SCORES_ON_KEYS) == []
