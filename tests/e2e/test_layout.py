@@ -127,7 +127,7 @@ def test_the_block_diagrams_labels_stay_inside_their_boxes(sized_page) -> None:
     assert outside == []
 
 
-LARGEST_LABEL = """(fig) => Math.max(...[...document.querySelectorAll(`${fig} svg text`)]
+LARGEST_LABEL = """(sel) => Math.max(...[...document.querySelectorAll(sel)]
   .map((node) => {
     const ctm = node.getScreenCTM();
     if (!ctm || !node.getBoundingClientRect().width) return 0;
@@ -135,15 +135,93 @@ LARGEST_LABEL = """(fig) => Math.max(...[...document.querySelectorAll(`${fig} sv
   }))"""
 
 
+# (what is drawn last, the labels measured): a drawing stretched to a wide column draws its 11-px
+# labels far larger than the rest. FIG 8's grid and its m and ℓ plots drew them at 16–26 px;
+# stacked at 768 px, FIG 2's tabletop and charts drew tick labels at 17–18 px (the table filled
+# the screen) and FIG 3's weights at 15.5 px.
+BLOWN_UP = (
+    ("#fig-flash svg.fl-history text", "#fig-flash svg text"),
+    ("#fig-training svg.head-curves .tick-label", "figure.fig svg .tick-label"),
+)
+
+
 @pytest.mark.parametrize("width", [768, 1400])
-def test_fig8s_plots_are_not_blown_up_on_a_wide_screen(browser: Any, server: str, width) -> None:
-    """FIG 8's grid and its m and ℓ plots stretched to the column drew 11-px labels at 16–26 px."""
+@pytest.mark.parametrize(("drawn", "labels"), BLOWN_UP, ids=["fig8", "every-tick"])
+def test_no_drawing_is_blown_up_on_a_wide_screen(
+    browser: Any, server: str, width, drawn, labels
+) -> None:
     context = browser.new_context(viewport={"width": width, "height": 900}, locale="en-US")
     try:
         page = context.new_page()
         page.goto(f"{server}/")
         page.wait_for_selector("html.is-ready")
-        page.wait_for_selector("#fig-flash svg.fl-history text")
-        assert 10 <= page.evaluate(LARGEST_LABEL, "#fig-flash") <= 14
+        page.wait_for_selector(drawn)
+        assert 10 <= page.evaluate(LARGEST_LABEL, labels) <= 14
     finally:
         context.close()
+
+
+# What names a thing (headings, titles, buttons, control labels, table cells, legends, readouts);
+# prose (paragraphs, list items, the exercises' answers, the claims) may break anywhere.
+LABELS = ("h1, h2, h3, h4, button:not(.ex-option), select, label, th, td, caption, dt,"
+          " figure.fig dd, .legend li, nav a, [class*='-title']:not(.claim-title),"
+          " [class*='-label'], .try-done, .try-back")  # fmt: skip
+# Every place where a label's line ends between two Chinese characters (a word cut in two, 模|型):
+# a character's box starts a new line when it sits lower than the one before it.
+HAN_SPLITS = """(labels) => {
+  const han = /[\\u3400-\\u9fff\\uf900-\\ufaff]/;
+  const out = [];
+  const range = document.createRange();
+  for (const label of document.querySelectorAll(labels)) {
+    if (label.closest('svg, .sr-only, [hidden]')) continue;
+    const walker = document.createTreeWalker(label, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.data;
+      if (!han.test(text) || node.parentElement.closest('.katex, .sr-only')) continue;
+      let before = null;
+      for (let i = 0; i < text.length; i++) {
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const box = [...range.getClientRects()].find((r) => r.width > 0);
+        if (!box) continue;
+        if (before && box.top > before.top + box.height / 2 && han.test(text[i - 1])
+            && han.test(text[i])) {
+          out.push(`${label.closest('[id]')?.id} ${label.tagName}.${label.className}`
+            + ` "${label.textContent.trim().slice(0, 40)}" at ${text[i - 1]}|${text[i]}`);
+        }
+        before = box;
+      }
+    }
+  }
+  return out;
+}"""
+
+
+def test_no_chinese_label_breaks_inside_a_word(sized_page) -> None:
+    if sized_page.evaluate("document.documentElement.lang") == "zh-Hans":
+        chinese = ("(sel) => [...document.querySelectorAll(sel)]"
+                   ".filter((n) => /[\\u4e00-\\u9fff]/.test(n.textContent)).length")  # fmt: skip
+        assert sized_page.evaluate(chinese, LABELS) > 100  # the Chinese labels are there to measure
+    assert sized_page.evaluate(HAN_SPLITS, LABELS) == []
+
+
+# FIG 1's scores that meet a key dot (the nearest point of the label's box to the dot's centre
+# lies inside the dot): on a phone the grown label "1.41" overlapped the red key.
+SCORES_ON_KEYS = """() => {
+    const dots = [...document.querySelectorAll('#fig-lookup .key-dot')]
+      .map((d) => d.getBoundingClientRect());
+    return [...document.querySelectorAll('#fig-lookup .score-label')].flatMap((label) => {
+      const b = label.getBoundingClientRect();
+      return dots.filter((d) => {
+        const [cx, cy] = [d.left + d.width / 2, d.top + d.height / 2];
+        const dx = Math.max(b.left - cx, 0, cx - b.right);
+        const dy = Math.max(b.top - cy, 0, cy - b.bottom);
+        return Math.hypot(dx, dy) < d.width / 2;
+      }).map(() => `"${label.textContent}" on a key`);
+    });
+  }"""
+
+
+def test_fig1s_scores_stand_clear_of_the_keys(sized_page) -> None:
+    assert sized_page.locator("#fig-lookup .score-label").count() == 5
+    assert sized_page.evaluate(SCORES_ON_KEYS) == []

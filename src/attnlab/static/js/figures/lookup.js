@@ -11,7 +11,7 @@ import { segmented } from "../lib/controls.js";
 import { clamp, fixed, num, weight } from "../lib/format.js";
 import { arrow } from "../lib/marks.js";
 import { readoutList } from "../lib/readouts.js";
-import { axis, clear, draggable, el, html, linear } from "../lib/svg.js";
+import { attrs, axis, clear, draggable, el, html, linear } from "../lib/svg.js";
 import { tableScene } from "../lib/table.js";
 import { loadViewStrings, viewTranslator } from "../lib/viewstrings.js";
 
@@ -77,13 +77,15 @@ function queryArrow(plane, layer, { t, ctx, onEnd }) {
   return draw;
 }
 
+const KEY_R = 8; // a key dot's radius (drawing units)
+
 /** The five key dots (draggable, lettered); returns draw() placing them from the settings. */
 function keyDots(plane, layer, { t, ctx, onEnd }) {
   const keyAt = (i) => pairs(ctx.settings.keys)[i];
   const handles = ctx.constants.colours.map((name, i) => {
     const g = el("g", { class: "key-handle" }, layer);
     el("circle", { r: 11, class: "focus-ring" }, g);
-    el("circle", { r: 8, fill: objectColour(name), class: "key-dot" }, g);
+    el("circle", { r: KEY_R, fill: objectColour(name), class: "key-dot" }, g);
     el("text", { dy: "0.35em", "text-anchor": "middle", class: "key-letter", "aria-hidden": "true",
       fill: letterInk(name), text: t(`colour.${name}.letter`) }, g);
     const label = () => t("va.lk.key.aria", { colour: t(`colour.${name}`), x: fixed(keyAt(i)[0], 1), y: fixed(keyAt(i)[1], 1) });
@@ -106,15 +108,21 @@ function keyDots(plane, layer, { t, ctx, onEnd }) {
   return draw;
 }
 
-/** Each key's score beside it, pushed outwards from the origin so it clears the arrow. */
+/**
+ * Each key's score beside it, pushed outwards from the origin so it clears the arrow, and far
+ * enough that its box, measured as drawn (labels grow on a phone), clears the key's dot.
+ */
 function drawScores(plane, layer, keys, scores) {
   clear(layer);
   pairs(keys).forEach((k, i) => {
     const len = Math.hypot(k[0], k[1]);
     const [ux, uy] = len > 0.05 ? [k[0] / len, k[1] / len] : [1, 0];
     const [px, py] = plane.toPx(k);
-    el("text", { x: px + ux * 22, y: py - uy * 22, dy: "0.35em", "text-anchor": "middle",
+    const label = el("text", { x: px, y: py, dy: "0.35em", "text-anchor": "middle",
       class: "score-label", "data-key": i, text: fixed(scores[i], 2) }, layer);
+    const box = label.getBBox?.() ?? { width: 0, height: 0 };
+    const reach = Math.max(22, KEY_R + 3 + (Math.abs(ux) * box.width + Math.abs(uy) * box.height) / 2);
+    attrs(label, { x: (px + ux * reach).toFixed(1), y: (py - uy * reach).toFixed(1) });
   });
 }
 
@@ -131,7 +139,9 @@ function keySpace(panel, { t, ctx, bound, onEnd }) {
   const drawQuery = queryArrow(plane, query, { t, ctx, onEnd });
   drawKeys();
   drawQuery(ctx.settings.q);
-  return { drawScores: (values) => drawScores(plane, scores, ctx.settings.keys, values) };
+  let last = null; // the scores drawn, placed again when the labels grow or shrink
+  plane.svg.addEventListener("svgscale", () => last && drawScores(plane, scores, ctx.settings.keys, last));
+  return { drawScores: (values) => drawScores(plane, scores, ctx.settings.keys, (last = values)) };
 }
 
 /** The table's overlay: the hull, lines ŷ → v_i (width ∝ α_i), ŷ itself and the values' mean. */

@@ -62,12 +62,26 @@ export function arrow(parent, from, to, { colour, width = 2, tip = "head", dash 
 export function attentionRings(parent, [x, y], weights, { base = 16, colour = PALETTE.attention, colours = [] } = {}) {
   const g = el("g", { class: "rings" }, parent);
   weights.forEach((w, h) => {
-    const wc = Math.min(Math.max(Number(w) || 0, 0), 1);
+    const { r, width, wc } = ringOf(base, h, w);
     el("circle", {
-      cx: x, cy: y, r: (base + 3 * h + 10 * wc).toFixed(1), fill: "none", stroke: colours[h] ?? colour,
-      "stroke-width": (0.6 + 3.4 * wc).toFixed(2), "stroke-dasharray": HEAD_DASH[h % HEAD_DASH.length] || null,
+      cx: x, cy: y, r: r.toFixed(1), fill: "none", stroke: colours[h] ?? colour,
+      "stroke-width": width.toFixed(2), "stroke-dasharray": HEAD_DASH[h % HEAD_DASH.length] || null,
       "stroke-opacity": (0.35 + 0.65 * wc).toFixed(2), class: `ring head-${h + 1}`,
     }, g);
   });
   return g;
+}
+
+/** Head h's ring for weight w: its radius, stroke width and the weight clamped to [0, 1]. */
+function ringOf(base, h, w) {
+  const wc = Math.min(Math.max(Number(w) || 0, 0), 1);
+  return { r: base + 3 * h + 10 * wc, width: 0.6 + 3.4 * wc, wc };
+}
+
+/** How far from the centre the outermost of these rings reaches, its stroke included. */
+export function ringsReach(base, weights) {
+  return Math.max(base, ...weights.map((w, h) => {
+    const { r, width } = ringOf(base, h, w);
+    return r + width / 2;
+  }));
 }

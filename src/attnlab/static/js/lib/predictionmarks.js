@@ -7,8 +7,8 @@
 import { HEAD_DASH, PALETTE } from "./colours.js";
 import { weight } from "./format.js";
 import { hl } from "./highlight.js";
-import { arrow, attentionRings, glyph, truthCircle } from "./marks.js";
-import { clear, el } from "./svg.js";
+import { arrow, attentionRings, glyph, ringsReach, truthCircle } from "./marks.js";
+import { attrs, clear, el, fontGrowth } from "./svg.js";
 import { HEAD_COLOURS } from "./trainheads.js";
 
 const VIEW_CM = [-6, 86]; // predictions outside the table are pinned to its margin
@@ -21,20 +21,50 @@ function finitePair(p) {
   return Array.isArray(p) && p.length === 2 && p.every(Number.isFinite);
 }
 
+const RING_LABEL_FS = 10.5; // .ring-label's nominal size (figures.css); it grows on a small screen
+const GAP = 3; // drawing units between the outermost ring and its weights
+
 /** Rings and per-head weight labels for every block (weights: [head][object]). */
 function drawRings(scene, positions, weights) {
   const layer = hl(el("g", { class: "attention-rings" }, scene.under), "alpha");
   const labels = el("g", { class: "ring-labels" }, scene.over);
+  const base = scene.half * 1.45 + 1;
   positions.forEach((pos, i) => {
     const w = weights.map((head) => Number(head?.[i]) || 0);
-    const cx = scene.x(pos[0]);
-    const cy = scene.y(pos[1]);
-    attentionRings(layer, [cx, cy], w, { base: scene.half * 1.45 + 1, colours: HEAD_COLOURS });
-    w.forEach((wh, h) => {
-      el("text", { x: cx + scene.half + 5, y: cy - scene.half + 8 + 11 * h, class: `ring-label head-${h + 1}`,
-        text: weight(wh) }, labels);
-    });
+    const centre = [scene.x(pos[0]), scene.y(pos[1])];
+    attentionRings(layer, centre, w, { base, colours: HEAD_COLOURS });
+    const column = el("g", { class: "ring-weights" }, labels);
+    w.forEach((wh, h) => el("text", { class: `ring-label head-${h + 1}`, text: weight(wh) }, column));
+    placeWeights(scene, column, centre, ringsReach(base, w));
   });
+}
+
+/**
+ * The weights of one block in a column beside its rings, never over them: on the right, or on
+ * the left where the drawing ends first; centred on the block but inside the table's height.
+ */
+function placeWeights(scene, column, [cx, cy], reach) {
+  const lines = [...column.children];
+  const svg = scene.over.ownerSVGElement;
+  const lead = 1.1 * RING_LABEL_FS * fontGrowth(svg, RING_LABEL_FS); // line to line, as drawn
+  const wide = Math.max(0, ...lines.map((t) => t.getComputedTextLength?.() ?? 0));
+  const right = cx + reach + GAP;
+  const onLeft = right + wide > svg.viewBox.baseVal.width;
+  const [top, bottom] = [scene.y.range[1], scene.y.range[0]];
+  const first = Math.min(Math.max(cy - (lead * (lines.length - 1)) / 2, top + lead / 2),
+    bottom - lead / 2 - lead * (lines.length - 1));
+  lines.forEach((text, h) => attrs(text, { x: (onLeft ? cx - reach - GAP : right).toFixed(1),
+    y: (first + lead * h).toFixed(1), dy: "0.35em", "text-anchor": onLeft ? "end" : "start" }));
+}
+
+/**
+ * Where a line from the centre `c` of a square block toward `to` leaves the square of half-side
+ * `half` (px); `c` itself when `to` lies inside it.
+ */
+function edgeToward(c, to, half) {
+  const [dx, dy] = [to[0] - c[0], to[1] - c[1]];
+  const k = half / Math.max(Math.abs(dx), Math.abs(dy), 1e-9); // fraction of the way to the edge
+  return k >= 1 ? c : [c[0] + k * dx, c[1] + k * dy];
 }
 
 /**
@@ -55,16 +85,21 @@ export function drawPrediction(scene, { task, positions, secondIndex, prediction
     const from = positions[secondIndex];
     if (!from) return;
     const tipOf = (d) => px(pin([from[0] + d[0], from[1] + d[1]]));
-    // truth last: a thin dashed line stays visible even where an answer lies right on it
+    // Every arrow leaves B from its edge, so B's letter stays readable; truth last: a thin dashed
+    // line stays visible even where an answer lies right on it. Its tip is A itself: it stops at
+    // A's edge, so A's letter stays readable too.
+    const margin = scene.half + 2;
+    const fromB = (tip) => [edgeToward(px(from), tip, margin), tip];
     if (finitePair(mlp)) {
-      arrow(marks, px(from), tipOf(mlp), { colour: PALETTE.mlp, width: 1.4, tip: "cross", className: "mlp-arrow" });
+      arrow(marks, ...fromB(tipOf(mlp)), { colour: PALETTE.mlp, width: 1.4, tip: "cross", className: "mlp-arrow" });
     }
     if (finitePair(attn)) {
-      arrow(marks, px(from), tipOf(attn), { colour: PALETTE.attention, width: 3.5, tip: "plus", className: "attn-arrow" });
+      arrow(marks, ...fromB(tipOf(attn)), { colour: PALETTE.attention, width: 3.5, tip: "plus", className: "attn-arrow" });
     }
     if (finitePair(truth)) {
-      arrow(marks, px(from), tipOf(truth), { colour: PALETTE.ink, width: 1.4, dash: "5 4", className: "truth-arrow",
-        halo: false });
+      const [start, tip] = fromB(tipOf(truth));
+      arrow(marks, start, edgeToward(tip, start, margin), { colour: PALETTE.ink, width: 1.4, dash: "5 4",
+        className: "truth-arrow", halo: false });
     }
     return;
   }

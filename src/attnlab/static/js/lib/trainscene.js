@@ -81,7 +81,10 @@ export function displayScene(parent, { ctx, t, prediction, onScene }) {
   const svg = el("svg", { class: "scene", viewBox: "0 0 420 436", role: "group" }, left);
   const instruction = ctx.hl(el("text", { x: 34, y: 19, class: "instruction" }, svg), "q"); // the query's source
   const fit = () => fitInstruction(instruction, 420 - 34 - 4); // the viewBox's width, from x to its edge
-  svg.addEventListener("svgscale", fit);
+  svg.addEventListener("svgscale", () => { // labels grew or shrank: fit the instruction, re-place the weights
+    fit();
+    drawAnswers();
+  });
   const scene = tableScene(svg, { x: 34, y: 32, size: 360, tableCm: ctx.constants.table_cm });
   const controls = sceneControls(left, { ctx, t, colourName, onScene });
   const legend = sceneLegend(left, t);
