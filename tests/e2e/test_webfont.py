@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 
+from attnlab import webfont
+
 pytestmark = pytest.mark.e2e
 
 FACES = """() => document.fonts.ready.then(() => [...document.fonts]
@@ -32,20 +34,28 @@ def drawn_by_shipped_font(fonts: list[dict[str, Any]]) -> bool:
     return any(f["isCustomFont"] and f["familyName"].startswith("Noto Sans CJK") for f in fonts)
 
 
-def test_an_english_reader_gets_the_small_file_only(open_lesson: Any, recorder: Any) -> None:
+def test_an_english_reader_gets_the_small_files_only(open_lesson: Any, recorder: Any) -> None:
+    """On opening: the language button's file alone; the glossary's names (cjk-common) once
+    the reader scrolls to them; the lesson's file never."""
     page = open_lesson()
-    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # the glossary's 注意力 & co.
     page.evaluate(FACES)
     assert drawn_by_shipped_font(fonts_of(page, "button[data-set-lang='zh']"))
-    fetched = [u for u in recorder.requests if "/static/fonts/" in u]
-    assert any(u.endswith("cjk-common.woff") for u in fetched)
-    assert not any(u.endswith("cjk-lesson.woff") for u in fetched), fetched
+    fetched = [u.rsplit("/", 1)[1] for u in recorder.requests if "/static/fonts/" in u]
+    assert fetched == ["cjk-switch.woff"], fetched
+    page.locator("#s-glossary").scroll_into_view_if_needed()
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # 注意力 & co.
+    page.wait_for_function(
+        "() => [...document.fonts].some((f) => f.family.replace(/\"/g, '') === 'attnlab CJK'"
+        " && f.status === 'loaded' && f.unicodeRange.toUpperCase().includes('6CE8'))"  # 注 (U+6CE8)
+    )
+    fetched = [u.rsplit("/", 1)[1] for u in recorder.requests if "/static/fonts/" in u]
+    assert "cjk-common.woff" in fetched and "cjk-lesson.woff" not in fetched, fetched
 
 
 def test_the_chinese_page_draws_with_the_shipped_font(open_lesson: Any, recorder: Any) -> None:
     page = open_lesson("#lang=zh")
     page.wait_for_function("document.querySelector('[data-part=why] p')")
-    assert page.evaluate(FACES) == ["loaded", "loaded"]
+    assert page.evaluate(FACES) == ["loaded"] * len(webfont.CHUNKS)
     for selector in ("h1", "[data-part=why] p", "nav.contents a[href='#s-why']"):
         assert drawn_by_shipped_font(fonts_of(page, selector)), selector
     assert any(u.endswith("cjk-lesson.woff") for u in recorder.requests)
