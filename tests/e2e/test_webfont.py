@@ -42,11 +42,16 @@ def test_an_english_reader_gets_the_small_files_only(open_lesson: Any, recorder:
     assert drawn_by_shipped_font(fonts_of(page, "button[data-set-lang='zh']"))
     fetched = [u.rsplit("/", 1)[1] for u in recorder.requests if "/static/fonts/" in u]
     assert fetched == ["cjk-switch.woff"], fetched
-    page.locator("#s-glossary").scroll_into_view_if_needed()
-    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # 注意力 & co.
+    # every poll brings the glossary's entries to the screen again: the text may still grow
+    # above them (the lesson renders as it arrives), and an entry far off is not laid out
     page.wait_for_function(
-        "() => [...document.fonts].some((f) => f.family.replace(/\"/g, '') === 'attnlab CJK'"
-        " && f.status === 'loaded' && f.unicodeRange.toUpperCase().includes('6CE8'))"  # 注 (U+6CE8)
+        """() => {
+          const entries = document.querySelectorAll('#s-glossary .gloss-entry');
+          entries[Math.floor(entries.length / 2)]?.scrollIntoView({block: 'center'});
+          return [...document.fonts].some((f) => f.family.replace(/"/g, '') === 'attnlab CJK'
+            && f.status === 'loaded' && f.unicodeRange.toUpperCase().includes('6CE8'));
+        }""",  # 注 (U+6CE8), in cjk-common.woff
+        polling=200,
     )
     fetched = [u.rsplit("/", 1)[1] for u in recorder.requests if "/static/fonts/" in u]
     assert "cjk-common.woff" in fetched and "cjk-lesson.woff" not in fetched, fetched
