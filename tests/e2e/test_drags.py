@@ -153,7 +153,9 @@ def _check_drag(page: Any, counter: Counter, moves: int, seconds: float) -> None
     _settled(page, counter)
     sent = list(counter.queries)
     assert counter.most == 1, f"{counter.most} FIG 1 requests were answered at once"
-    most = min(moves, math.floor(seconds / DELAY_S) + 1)
+    # each request waits for the one before it (≥ DELAY_S): those begun within the moves'
+    # `seconds`, and one after them carrying the last setting
+    most = min(moves, math.floor(seconds / DELAY_S) + 2)
     assert 1 <= len(sent) <= most, f"{len(sent)} requests for {moves} moves in {seconds:.2f} s"
     last_q, shown_q = _q_of(sent[-1]), _q_in_hash(page)
     assert last_q == pytest.approx(shown_q, abs=1e-9)  # the last request is the last setting
