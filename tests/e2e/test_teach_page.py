@@ -115,6 +115,11 @@ def test_at_390_px_nothing_scrolls_sideways_and_counts_keep_one_line(
     try:
         teacher.click(f"[data-set-lang={lang}]")
         teacher.wait_for_selector("#teach-tries .teach-bar")
+        # the bars are drawn again in the new language: measure them once their counts are in
+        teacher.wait_for_function(
+            "() => { const ns = [...document.querySelectorAll('.teach-bar-n')];"
+            " return ns.length > 0 && ns.every((n) => n.textContent.trim() !== ''); }"
+        )
         assert teacher.evaluate("document.documentElement.scrollWidth <= innerWidth")
         lines = teacher.eval_on_selector_all(
             ".teach-bar-n",  # "0 of 2", "2 人中 0 人": the lines its text takes
