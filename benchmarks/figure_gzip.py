@@ -15,7 +15,8 @@ import os
 import time
 
 from attnlab.figures import figure_json, figure_modules
-from attnlab.web.figure_answers import ANSWER_GZIP_LEVEL, pack
+from attnlab.web.figure_answers import ANSWER_GZIP_LEVEL
+from attnlab.web.revalidate import pack
 
 LEVELS = (1, 6, 9)
 

@@ -113,12 +113,12 @@ def test_the_text_answers_are_packed_once_for_the_class(client, monkeypatch) -> 
     every page (not compressed again per request); a reader without gzip gets the same JSON."""
     import gzip as gzip_module
 
-    import attnlab.web.figure_answers as figure_answers
+    import attnlab.web.revalidate as revalidate
 
     packed: list[int] = []
     real = gzip_module.compress
     monkeypatch.setattr(
-        figure_answers.gzip, "compress", lambda b, **kw: packed.append(len(b)) or real(b, **kw)
+        revalidate.gzip, "compress", lambda b, **kw: packed.append(len(b)) or real(b, **kw)
     )
     paths = ["/api/lesson/zh", "/api/strings/zh", "/api/figures/position"]
     for path in paths:

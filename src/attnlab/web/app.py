@@ -21,7 +21,6 @@ from attnlab.trainpool.service import TrainingService
 from attnlab.web.claims_api import claims_router
 from attnlab.web.class_socket import class_router, close_class_store
 from attnlab.web.config import WebSettings
-from attnlab.web.figure_answers import GZIP_MIN_BYTES
 from attnlab.web.figure_delay import FigureDelay
 from attnlab.web.figures_api import figures_router
 from attnlab.web.guard import Guard, document_refusals
@@ -32,6 +31,7 @@ from attnlab.web.methods import MethodsMiddleware
 from attnlab.web.page_html import LessonPage
 from attnlab.web.presence_api import presence_router
 from attnlab.web.readercost import figure_request_cpu_s
+from attnlab.web.revalidate import GZIP_MIN_BYTES
 from attnlab.web.static_files import LessonStaticFiles
 from attnlab.web.strings_api import strings_router
 from attnlab.web.teach_api import teach_router

@@ -9,7 +9,6 @@ per process (the engine is deterministic) and kept gzipped, with its ETag.
 
 from __future__ import annotations
 
-import gzip
 import json
 import threading
 from collections.abc import Iterable
@@ -22,9 +21,8 @@ from attnlab.figures import figure_json, figure_module
 from attnlab.params import Source, validate
 from attnlab.web.answer_cache import AnswerCache
 from attnlab.web.inputs import checked
-from attnlab.web.revalidate import etag_of
+from attnlab.web.revalidate import GZIP_MIN_BYTES, etag_of, pack
 
-GZIP_MIN_BYTES = 1024  # smaller answers fit a packet or two as they are
 # A drag's answer is packed once and sent to few: level 1 makes it 2–4 times faster than level
 # 6 for 5–10 % more bytes on the lesson's JSON (benchmarks/figure_gzip.py), nginx's own default
 ANSWER_GZIP_LEVEL = 1
@@ -37,11 +35,6 @@ class Packed:
     body: bytes
     gzipped: bytes
     etag: str
-
-
-def pack(body: bytes, level: int) -> bytes:
-    """gzip of `body`, the same bytes on every machine and at every time (mtime 0)."""
-    return gzip.compress(body, compresslevel=level, mtime=0)
 
 
 def encode(answer: Any) -> bytes:
@@ -86,6 +79,6 @@ class FigureAnswers:
                     for name in self.names
                 ]
                 body = b"{" + b",".join(parts) + b"}"
-                packed = pack(body, 9)  # made once for every page: the smallest
+                packed = pack(body)
                 self._defaults = Packed(body, packed, etag_of(body))
             return self._defaults

@@ -18,11 +18,12 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response
 
 from attnlab.figures import describe_figure
+from attnlab.params import Source
 from attnlab.web.answer_cache import AnswerCache
 from attnlab.web.config import WebSettings
 from attnlab.web.figure_answers import FigureAnswers
 from attnlab.web.inputs import body_settings, query_settings
-from attnlab.web.revalidate import revalidated
+from attnlab.web.revalidate import accepts_gzip, packed_json, revalidated
 from attnlab.web.schemas import (
     error_responses,
     figure_answer_schema,
@@ -81,20 +82,6 @@ def figures_router(figures: dict[str, ModuleType], limits: WebSettings) -> APIRo
     return router
 
 
-def _json(answer: tuple[bytes, bool]) -> Response:
-    """`figure_json`'s bytes (JSONResponse's for the same data: tested), or their gzip, which the
-    GZipMiddleware passes on as it is."""
-    body, gzipped = answer
-    if not gzipped:
-        return Response(body, media_type="application/json")
-    headers = {"Content-Encoding": "gzip", "Vary": "Accept-Encoding"}
-    return Response(body, media_type="application/json", headers=headers)
-
-
-def _gzip_ok(request: Request) -> bool:
-    return "gzip" in request.headers.get("accept-encoding", "")
-
-
 def _add_figure_routes(
     router: APIRouter,
     name: str,
@@ -106,26 +93,27 @@ def _add_figure_routes(
     model = settings_model(name, module.PARAMS)
     summary = (module.__doc__ or name).strip().splitlines()[0]
 
+    async def respond(
+        request: Request, raw: dict[str, Any], source: Source, where: str
+    ) -> Response:
+        """Warm answers on the loop (a few tenths of a ms, or the cache's: less than the hop to
+        the thread pool); the others in the pool."""
+        gzip_ok = accepts_gzip(request)
+        if warm.warm(name, raw):
+            body, gzipped = answers.answer(name, raw, source, where, gzip_ok=gzip_ok)
+        else:
+            body, gzipped = await run_in_threadpool(
+                lambda: answers.answer(name, raw, source, where, gzip_ok=gzip_ok)
+            )
+            warm.answered(name, raw)
+        return packed_json(body, gzipped=gzipped)
+
     async def get_figure(request: Request) -> Response:
-        raw, gzip_ok = query_settings(request), _gzip_ok(request)
-        if warm.warm(name, raw):  # a few tenths of a ms (or the cache's): less than the hop
-            return _json(answers.answer(name, raw, "text", "query", gzip_ok=gzip_ok))
-        answer = await run_in_threadpool(
-            lambda: answers.answer(name, raw, "text", "query", gzip_ok=gzip_ok)
-        )
-        warm.answered(name, raw)
-        return _json(answer)
+        return await respond(request, query_settings(request), "text", "query")
 
     async def post_figure(request: Request) -> Response:
         raw: dict[str, Any] = await body_settings(request, limits.max_body_bytes)
-        gzip_ok = _gzip_ok(request)
-        if warm.warm(name, raw):
-            return _json(answers.answer(name, raw, "json", "body", gzip_ok=gzip_ok))
-        answer = await run_in_threadpool(
-            lambda: answers.answer(name, raw, "json", "body", gzip_ok=gzip_ok)
-        )
-        warm.answered(name, raw)
-        return _json(answer)
+        return await respond(request, raw, "json", "body")
 
     path = f"/figures/{name}"
     answer = {200: json_response(f"the {name} figure's data", figure_answer_schema(name))}

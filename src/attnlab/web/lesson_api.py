@@ -26,7 +26,8 @@ from attnlab.lesson import load_lesson, placeholders
 from attnlab.plain import plain
 from attnlab.web.answer_cache import AnswerCache
 from attnlab.web.claims_api import runner
-from attnlab.web.figure_answers import encode, pack
+from attnlab.web.figure_answers import encode
+from attnlab.web.revalidate import accepts_gzip, pack, packed_json
 from attnlab.web.schemas import SNAPSHOT, error_responses, json_response, schema_of
 
 Lang = Literal["en", "zh"]
@@ -75,12 +76,11 @@ def lesson_router() -> APIRouter:
         values = measured.values()
         key = (lang, json.dumps(values, sort_keys=True, default=str))
         body = await run_in_threadpool(built.get, key, lambda: encode(_lesson_answer(lang, values)))
-        if "gzip" not in request.headers.get("accept-encoding", ""):
-            return Response(body, media_type="application/json")
+        if not accepts_gzip(request):
+            return packed_json(body, gzipped=False)
         # packed once for the class (9 ms a page at level 6 when the middleware did it)
-        gzipped = await run_in_threadpool(built.get, (*key, "gzip"), lambda: pack(body, 9))
-        headers = {"Content-Encoding": "gzip", "Vary": "Accept-Encoding"}
-        return Response(gzipped, media_type="application/json", headers=headers)
+        gzipped = await run_in_threadpool(built.get, (*key, "gzip"), lambda: pack(body))
+        return packed_json(gzipped, gzipped=True)
 
     @router.get(
         "/claims/measured",

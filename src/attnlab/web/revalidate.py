@@ -8,12 +8,33 @@ once with gzip is sent as that to a browser that accepts it (the GZipMiddleware 
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 
 from starlette.requests import Request
 from starlette.responses import Response
 
 from attnlab.web.static_files import REVALIDATE
+
+GZIP_MIN_BYTES = 1024  # smaller answers fit a packet or two as they are
+PACK_LEVEL = 9  # an answer packed once for every page: the smallest
+
+
+def pack(body: bytes, level: int = PACK_LEVEL) -> bytes:
+    """gzip of `body`, the same bytes on every machine and at every time (mtime 0)."""
+    return gzip.compress(body, compresslevel=level, mtime=0)
+
+
+def accepts_gzip(request: Request) -> bool:
+    return "gzip" in request.headers.get("accept-encoding", "")
+
+
+def packed_json(body: bytes, *, gzipped: bool, headers: dict[str, str] | None = None) -> Response:
+    """A JSON answer as it is, or already gzipped (the GZipMiddleware passes that on)."""
+    headers = dict(headers or {})
+    if gzipped:
+        headers |= {"Content-Encoding": "gzip", "Vary": "Accept-Encoding"}
+    return Response(body, media_type="application/json", headers=headers)
 
 
 def etag_of(body: bytes) -> str:
@@ -36,7 +57,7 @@ def revalidated(
     asked = request.headers.get("if-none-match", "")
     if tag in (t.strip().removeprefix("W/") for t in asked.split(",")):
         return Response(status_code=304, headers=headers)
-    if gzipped is not None and "gzip" in request.headers.get("accept-encoding", ""):
+    if gzipped is not None and accepts_gzip(request):
         headers["Content-Encoding"] = "gzip"
         return Response(gzipped, media_type=media_type, headers=headers)
     return Response(body, media_type=media_type, headers=headers)

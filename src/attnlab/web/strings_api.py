@@ -17,8 +17,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from attnlab.catalogues import one_language, read_catalogues
-from attnlab.web.figure_answers import pack
-from attnlab.web.revalidate import etag_of, revalidated
+from attnlab.web.revalidate import etag_of, pack, revalidated
 from attnlab.web.schemas import error_responses, json_response
 
 Lang = Literal["en", "zh"]
@@ -49,4 +48,4 @@ def _encoded(
     for the files as `stamp` names them."""
     text = one_language(read_catalogues([folder]), lang)
     body = json.dumps(text, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    return body, pack(body, 9), etag_of(body)
+    return body, pack(body), etag_of(body)
