@@ -17,6 +17,7 @@ from attnlab.claims import all_checks, clear_caches, run_claim
 from attnlab.claims.runner import Measurements
 from attnlab.lesson.values import format_value
 from attnlab.web import create_app
+from tests.web.packed import assert_packed_once
 
 with warnings.catch_warnings():  # see tests/web/conftest.py: a packaging warning of Starlette's
     warnings.simplefilter("ignore")
@@ -114,6 +115,13 @@ def test_measured_values_are_filled_in_as_the_page_would(serve) -> None:
     assert slots["F3.3", "std_unscaled_64"] == (False, ".1f", format_value(7.8123, ".1f"))
     assert slots["F3.3", "std_unscaled_64"][2] == "7.8"
     assert slots["F2.2", "steps_p10"][0]  # not measured: still pending
+
+
+@pytest.mark.parametrize("lang", lesson.LANGS)
+def test_the_text_is_packed_once_for_the_class(serve, lang: str, monkeypatch) -> None:
+    """Gzipped once for the values measured so far (held still here: a new value is a new text)
+    and sent as that to every page."""
+    assert_packed_once(serve(StubMeasurements({})), f"/api/lesson/{lang}", monkeypatch)
 
 
 @pytest.mark.parametrize("lang", ["fr", "EN", "en-GB", "..", "zh%2F..%2Fen"])

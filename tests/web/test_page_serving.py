@@ -6,9 +6,12 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from attnlab.figures import MODULES
 from attnlab.web.config import PACKAGE_STATIC
 from attnlab.web.page_html import BLOCK
+from tests.web.packed import assert_packed_once
 
 GZIP = {"accept-encoding": "gzip"}
 MANIFEST = json.loads((PACKAGE_STATIC / "bundle" / "page.json").read_text("utf-8"))
@@ -108,28 +111,11 @@ def test_every_figure_at_its_defaults_in_one_answer(client) -> None:
     assert "content-encoding" not in plain.headers and plain.json() == every
 
 
-def test_the_text_answers_are_packed_once_for_the_class(client, monkeypatch) -> None:
-    """The lesson's text, the strings and a figure's answer are gzipped once and sent as that to
-    every page (not compressed again per request); a reader without gzip gets the same JSON."""
-    import gzip as gzip_module
-
-    import attnlab.web.revalidate as revalidate
-
-    packed: list[int] = []
-    real = gzip_module.compress
-    monkeypatch.setattr(
-        revalidate.gzip, "compress", lambda b, **kw: packed.append(len(b)) or real(b, **kw)
-    )
-    paths = ["/api/lesson/zh", "/api/strings/zh", "/api/figures/position"]
-    for path in paths:
-        first = client.get(path, headers=GZIP)
-        before = len(packed)
-        again = client.get(path, headers=GZIP)
-        plain = client.get(path, headers={"accept-encoding": "identity"})
-        assert first.headers["content-encoding"] == again.headers["content-encoding"] == "gzip"
-        assert "content-encoding" not in plain.headers
-        assert first.json() == again.json() == plain.json()
-        assert len(packed) == before, f"{path} was packed again"
+@pytest.mark.parametrize("path", ["/api/strings/zh", "/api/figures/position"])
+def test_the_text_answers_are_packed_once_for_the_class(client, monkeypatch, path) -> None:
+    """The strings and a figure's answer are gzipped once and sent as that to every page (the
+    lesson's text: tests/web/test_lesson_api.py, with its measurements held still)."""
+    assert_packed_once(client, path, monkeypatch)
 
 
 def test_small_static_files_are_read_once_while_unchanged(tmp_path) -> None:
@@ -147,7 +133,7 @@ def test_small_static_files_are_read_once_while_unchanged(tmp_path) -> None:
     client = TestClient(files)  # (no lifespan: a bare StaticFiles answers only HTTP)
     if True:
         assert [client.get("/a.js").text for _ in range(3)] == ["one"] * 3
-        assert len(files.kept._kept) == 1
+        assert files.kept.cache.stats().entries == 1
         (tmp_path / "a.js").write_text("two!")
         os.utime(tmp_path / "a.js", ns=(1, 1))  # another time, another size: read again
         assert client.get("/a.js").text == "two!"

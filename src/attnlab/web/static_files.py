@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import mimetypes
 import os
-import threading
-from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +22,8 @@ from starlette.datastructures import Headers
 from starlette.responses import FileResponse, Response
 from starlette.staticfiles import NotModifiedResponse, StaticFiles
 from starlette.types import Scope
+
+from attnlab.web.answer_cache import AnswerCache
 
 MIME_TYPES: dict[str, str] = {
     ".html": "text/html; charset=utf-8",
@@ -52,35 +52,21 @@ def media_type(path: str | os.PathLike[str]) -> str:
 class KeptFiles:
     """The bytes of small files, read once while unchanged (path, size and time): a class
     opening the page asks for the same twenty files forty times, and FileResponse reads each in
-    a worker thread, a hop for every chunk. Bounded: files up to MAX_FILE bytes, MAX_BYTES in
-    all (the least recently read leave first)."""
+    a worker thread, a hop for every chunk. Kept in an AnswerCache: files up to MAX_FILE bytes,
+    MAX_BYTES in all, the least recently read leave first."""
 
     MAX_FILE = 1 << 20
     MAX_BYTES = 16 << 20
+    KEPT_S = 3600.0  # a file's key changes when the file does: time only frees what is unused
 
     def __init__(self) -> None:
-        self._kept: OrderedDict[tuple[str, int, int], bytes] = OrderedDict()
-        self._bytes = 0
-        self._lock = threading.Lock()
+        self.cache = AnswerCache(max_entries=512, max_bytes=self.MAX_BYTES, ttl_s=self.KEPT_S)
 
     def read(self, path: Path, stat: os.stat_result) -> bytes | None:
         """The file's bytes, or None for a file too large to keep (sent from the disk)."""
         if stat.st_size > self.MAX_FILE:
             return None
-        key = (str(path), stat.st_size, stat.st_mtime_ns)
-        with self._lock:
-            if key in self._kept:
-                self._kept.move_to_end(key)
-                return self._kept[key]
-        body = path.read_bytes()
-        if len(body) != stat.st_size:  # written meanwhile: send it, keep nothing
-            return body
-        with self._lock:
-            self._kept[key] = body
-            self._bytes += len(body)
-            while self._bytes > self.MAX_BYTES:
-                self._bytes -= len(self._kept.popitem(last=False)[1])
-        return body
+        return self.cache.get((str(path), stat.st_size, stat.st_mtime_ns), path.read_bytes)
 
 
 class LessonStaticFiles(StaticFiles):
