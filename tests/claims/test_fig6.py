@@ -14,5 +14,5 @@ def test_counts_are_the_figures_totals():
     for cid, mask in (("F6.1", "causal"), ("F6.2", "block")):
         assert by_id[cid].values["cached"] == totals[mask]["cached"]
         assert by_id[cid].values["uncached"] == totals[mask]["uncached"]
-    model = compute_figure("kv-cache", {"seed": 0})["model"]
+    model = compute_figure("kv-cache", {"seed": 0, "mask": "bidirectional"})["model"]
     assert by_id["E3"].values["kv_diff_bidirectional"] == model["kv_diff_by_layer"]["bidirectional"]

@@ -5,7 +5,7 @@ import json
 import numpy as np
 import pytest
 
-from attnlab.figures import compute_figure, describe_figure
+from attnlab.figures import compute_figure, describe_figure, kv_cache
 from attnlab.params import ParamError
 
 
@@ -59,14 +59,25 @@ def test_only_bidirectional_with_cache_has_stale_cells():
 
 
 def test_the_real_model_agrees_only_when_the_mask_allows_caching():
-    data = compute_figure("kv-cache", {"mask": "block", "seed": 7})
-    model = data["model"]
+    model = kv_cache.model_check(7)
     assert model["max_abs_diff"]["causal"] <= 1e-12 and model["max_abs_diff"]["block"] <= 1e-12
     assert model["max_abs_diff"]["bidirectional"] > 1e-3
     assert model["exact"] == {"causal": True, "block": True, "bidirectional": False}
-    assert data["cache_exact"] is True
     assert model["kv_diff_by_layer"]["bidirectional"][0] <= 1e-12  # layer 1 is still right
     assert model["kv_diff_by_layer"]["bidirectional"][1] > 1e-3
+
+
+@pytest.mark.parametrize("mask", ["causal", "block", "bidirectional"])
+def test_the_answer_checks_the_shown_mask_as_the_three_mask_check_does(mask):
+    data = compute_figure("kv-cache", {"mask": mask, "seed": 7})
+    every = kv_cache.model_check(7)
+    shown = data["model"]
+    for name in ("max_abs_diff", "output_scale", "exact", "kv_diff_by_layer"):
+        assert shown[name] == {mask: every[name][mask]}  # one process: the same calls, exactly
+    assert data["cache_exact"] is every["exact"][mask]
+    assert {k: shown[k] for k in ("layers", "d", "n_heads", "tolerance")} == {
+        k: every[k] for k in ("layers", "d", "n_heads", "tolerance")
+    }
 
 
 @pytest.mark.parametrize(
