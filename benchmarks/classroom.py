@@ -304,6 +304,12 @@ def stated_vs_delivered(rates: np.ndarray, mid: dict[str, Any]) -> None:
         f"({1000 * mid['figure_request_cpu_s']:.2f} ms a request × "
         f"{mid['drag_requests_per_s']:g}/s each)"
     )
+    if "behind_pace" in mid:  # measured by the workers (a server older than this says nothing)
+        print(
+            f"  the workers measure {mid['delivered_steps_per_s']:.0f} steps/s for "
+            f"{mid['paced_trainers']} paced trainers, {mid['behind_pace']} behind their pace: "
+            f"{mid['capacity_delivered']} at the watch pace"
+        )
     over = "over" if mid["over_capacity"] else "within"
     print(
         f"  capacity while they drag {mid['capacity_while_dragging']} (alone "

@@ -8,9 +8,11 @@ import pytest
 
 from attnlab.trainpool.capacity import (
     DRAG_REQUESTS_PER_S,
+    PACE_SHARE,
     UTILISATION,
     WATCH_PACE,
     class_load,
+    delivered,
     derive,
     reader_cores,
     while_dragging,
@@ -66,3 +68,28 @@ def test_the_capacity_states_the_reader_cost_it_counts_on() -> None:
     assert stated["figure_request_cpu_s"] == pytest.approx(0.0025)
     assert stated["drag_requests_per_s"] == DRAG_REQUESTS_PER_S
     assert "2.5 ms" in c.sentence()
+
+
+def test_paced_sessions_at_their_pace_leave_the_estimate_as_it_is() -> None:
+    c = _capacity(cost_s=0.004)
+    at_pace = [(WATCH_PACE * PACE_SHARE, WATCH_PACE), (WATCH_PACE + 3.0, WATCH_PACE)]
+    load = class_load(c, readers=40, trainers=2, paced=at_pace)
+    assert load["capacity_while_dragging"] == while_dragging(c, 40)
+    assert (load["paced_trainers"], load["behind_pace"], load["capacity_delivered"]) == (2, 0, None)
+
+
+def test_when_a_session_falls_behind_the_capacity_is_what_the_workers_deliver() -> None:
+    c = _capacity(cost_s=0.0)  # the estimate: 15, whatever the readers
+    got = [(85.0, WATCH_PACE)] * 31  # the class of benchmarks/classroom.py: 31 at 85 steps/s
+    measured = delivered(got)
+    assert measured["behind_pace"] == 31
+    assert measured["delivered_steps_per_s"] == pytest.approx(31 * 85.0)
+    assert measured["capacity_delivered"] == math.floor(31 * 85.0 / WATCH_PACE) == 13
+    load = class_load(c, readers=40, trainers=31, paced=got)
+    assert load["capacity_while_dragging"] == 13 and load["over_capacity"] is True
+    # an estimate already below what is delivered stays (the smaller of the two is stated)
+    slow = _capacity(stacked=100.0, cost_s=0.0)
+    assert class_load(slow, readers=1, trainers=31, paced=got)["capacity_while_dragging"] == 1
+    # a capacity set by hand is the teacher's: measured, said, not applied
+    chosen = class_load(_capacity(chosen=30), readers=40, trainers=31, paced=got)
+    assert chosen["capacity_while_dragging"] == 30 and chosen["capacity_delivered"] == 13

@@ -10,7 +10,8 @@ import time
 import pytest
 
 from attnlab.tabletop import TrainConfig, Trainer
-from attnlab.trainpool.worker import Worker
+from attnlab.trainpool.capacity import PACE_SHARE
+from attnlab.trainpool.worker import RATE_WEIGHT, Run, Worker
 
 
 @pytest.fixture
@@ -155,3 +156,37 @@ def test_paced_sessions_begun_at_other_moments_share_frames_and_train_stacked(wo
     frames = [due / loop.frame_s for due in dues]
     assert all(abs(f - round(f)) < 1e-6 for f in frames), frames  # every frame on the grid
     assert sizes.count(2) >= 3  # and frames of both were trained together
+
+
+def test_a_paced_run_measures_the_steps_a_second_it_gets_from_its_frames() -> None:
+    run = Run(session=None)  # type: ignore[arg-type]  # only the frame clock is used
+    run.frame_done(8, 10.00)
+    assert run.rate == 0.0  # one frame: no interval yet
+    run.frame_done(8, 10.04)
+    assert run.rate == pytest.approx(200.0)  # 8 steps in a 40 ms frame
+    run.frame_done(8, 10.12)  # this frame came 80 ms after the last: 100 steps/s
+    assert run.rate == pytest.approx(200.0 + RATE_WEIGHT * (100.0 - 200.0))
+
+
+def _paced_report(conn, paces: set[int], timeout_s: float = 20.0) -> dict[int, float]:
+    """The first report of the worker's paced runs that measures each of `paces`: {pace: rate}."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        assert conn.poll(timeout_s), "no event"
+        event = conn.recv()
+        if event[0] == "paced" and {pace for _, pace in event[1]} == paces:
+            return {pace: rate for rate, pace in event[1]}
+    raise AssertionError(f"no report measuring every pace of {paces}")
+
+
+def test_the_worker_tells_what_its_paced_runs_get_and_who_falls_behind(worker) -> None:
+    conn, _ = worker
+    conn.send(("open", 41, TrainConfig(), 10**6, 500))
+    conn.send(("open", 42, TrainConfig(seed=2), 10**6, 500))
+    conn.send(("run", 41, None, 200))  # 8 steps a 40 ms frame: any machine keeps up
+    conn.send(("run", 42, None, 20_000))  # 800 steps a frame: none does (~2,500 steps/s alone)
+    report = _paced_report(conn, {200, 20_000})
+    assert 0 < report[200] <= 1.2 * 200  # frames on a grid: never much faster than the pace
+    assert 0 < report[20_000] < PACE_SHARE * 20_000  # behind: capacity.delivered says so
+    for sid in (41, 42):
+        conn.send(("pause", sid))

@@ -108,3 +108,23 @@ def test_open_sockets_are_bounded(make_client) -> None:
             assert c.receive_json()["code"] == "full"
     with client.websocket_connect("/ws/train") as d:  # the others have gone: room again
         assert _opened(d)[0]["type"] == "state"
+
+
+def test_a_trainer_behind_its_pace_makes_the_capacity_what_the_workers_deliver(make_client):
+    """The capacity stated while readers drag is an estimate; when a paced session gets less
+    than its pace, it is what the workers measured they deliver (capacity.delivered)."""
+    import time
+
+    client = make_client()
+    with client.websocket_connect("/ws/train") as trainer:
+        _opened(trainer)
+        trainer.send_json({"type": "start", "pace": 20_000})  # no machine trains one this fast
+        assert trainer.receive_json()["running"] is True
+        deadline = time.monotonic() + 20
+        while (stated := _capacity(client))["behind_pace"] == 0:
+            assert time.monotonic() < deadline, stated
+            time.sleep(0.2)
+        assert stated["paced_trainers"] >= 1 and stated["delivered_steps_per_s"] > 0
+        assert stated["capacity_delivered"] == int(stated["delivered_steps_per_s"] // 200)
+        assert stated["capacity_while_dragging"] <= stated["capacity_delivered"]
+        trainer.send_json({"type": "pause"})

@@ -17,12 +17,21 @@ Readers drag figures on the same cores (issue 19): each figure request costs the
 asks `DRAG_REQUESTS_PER_S` of them a second, so R readers take R · rate · cost cores first:
 
     while_dragging(R) = ⌊max(0, cores − R · rate · cost) · stacked · UTILISATION / 200⌋
+
+That is an estimate, from costs measured at start. What the paced sessions get is measured as
+well, all the time (each worker times its sessions' frames, `worker.Run.frame_done`). When some
+session gets less than PACE_SHARE of its pace, the machine is doing all it can, whatever the
+estimate said (readers dragging harder than the start-up request, other programs, a slower
+spell), and the capacity stated is what the workers deliver at the watch pace:
+
+    delivered = ⌊Σ steps/s the paced sessions get / 200⌋
 """
 
 from __future__ import annotations
 
 import math
 import os
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -32,6 +41,7 @@ UTILISATION = 0.75
 # A reader dragging sends a figure request at most once an answer has come (lib/latest.js); the
 # class this is stated for drags about every 100 ms (benchmarks/classroom.py's reader).
 DRAG_REQUESTS_PER_S = 10.0
+PACE_SHARE = 0.95  # a session getting this share of its pace (190 of 200 steps/s) is at pace
 
 
 def usable_cpus() -> int:
@@ -108,14 +118,39 @@ def while_dragging(capacity: Capacity, readers: int) -> int:
     return sessions_on(cores - dragging, c.stacked_steps_per_s)
 
 
-def class_load(capacity: Capacity, *, readers: int, trainers: int) -> dict[str, Any]:
+def delivered(paced: Sequence[tuple[float, int]]) -> dict[str, Any]:
+    """What the paced sessions get, from their workers' reports [(steps/s, pace), …]: how many,
+    how many fall behind their pace, and — when some do — the sessions the steps they get would
+    train at the watch pace (else None: nothing says the machine is full)."""
+    behind = sum(rate < PACE_SHARE * pace for rate, pace in paced)
+    steps = round(sum(rate for rate, _ in paced), 1)  # as stated, so the floor below agrees
+    return {
+        "paced_trainers": len(paced),
+        "behind_pace": behind,
+        "delivered_steps_per_s": steps,
+        "capacity_delivered": math.floor(steps / WATCH_PACE) if behind else None,
+    }
+
+
+def class_load(
+    capacity: Capacity,
+    *,
+    readers: int,
+    trainers: int,
+    paced: Sequence[tuple[float, int]] = (),
+) -> dict[str, Any]:
     """The class against the capacity while it drags (GET /api/training/capacity, presence).
 
     readers: pages open (each tab says so, `attnlab.web.presence`); trainers: sessions training
     or in line. A learner's page is a reader too, so the class is the larger of the two (a
     trainer whose client sends no presence, a script, still counts through its socket).
+    paced: what the paced sessions get, measured (`delivered`); when some fall behind, the
+    capacity while dragging is no more than what they get (a capacity set by hand stays).
     """
+    measured = delivered(paced)
     dragging = while_dragging(capacity, readers)
+    if capacity.derived and measured["capacity_delivered"] is not None:
+        dragging = min(dragging, measured["capacity_delivered"])
     size = max(readers, trainers)
     return {
         "readers": readers,
@@ -126,6 +161,7 @@ def class_load(capacity: Capacity, *, readers: int, trainers: int) -> dict[str, 
         "capacity_while_dragging": dragging,
         "class_size": size,
         "over_capacity": size > dragging,
+        **measured,
     }
 
 

@@ -20,13 +20,14 @@ import json
 import logging
 import signal
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from multiprocessing.process import BaseProcess
 from typing import Any
 
 from attnlab.processes import spawn_context, stop_processes
-from attnlab.trainpool.worker import worker_main
+from attnlab.trainpool.worker import PACED_REPORT_S, worker_main
 
 log = logging.getLogger("attnlab.trainpool")
 
@@ -40,6 +41,7 @@ RESTARTED = (
 # and starts a run that was training again, as it says.
 LOST = json.dumps({"type": "error", "code": "internal", "message": RESTARTED})
 DEATH_WAIT_S = 2.0  # a worker whose pipe closed has this long to end before it is killed
+PACED_FRESH_S = 3 * PACED_REPORT_S  # a worker's report of its paced runs is forgotten after this
 
 
 class PoolStopped(RuntimeError):
@@ -58,6 +60,8 @@ class _Worker:
         self.lock = threading.Lock()
         self.sessions: set[int] = set()
         self.steps_per_s = (0.0, 0.0)  # one session alone, and each of a stack (worker.py)
+        # its last "paced" report: (when, on the monotonic clock; [(steps/s got, pace), …])
+        self.paced: tuple[float, list[tuple[float, int]]] = (0.0, [])
 
     def send(self, command: tuple[Any, ...]) -> None:
         with self.lock:
@@ -201,6 +205,12 @@ class TrainPool:
         """How many of the ready workers run now (no message to them: /healthz asks this)."""
         return sum(w.process.is_alive() for w in list(self._workers))
 
+    def paced_rates(self) -> list[tuple[float, int]]:
+        """What each paced run gets, as its worker measured it lately: [(steps/s, pace), …]."""
+        now = time.monotonic()
+        fresh = [w.paced for w in list(self._workers) if now - w.paced[0] <= PACED_FRESH_S]
+        return [pair for _, pairs in fresh for pair in pairs]
+
     async def worker_counts(self) -> list[dict[str, int]]:
         """What each worker process itself holds: {"sessions", "running"} (tests, stats)."""
         futures = []
@@ -217,6 +227,9 @@ class TrainPool:
                 event = worker.conn.recv()
                 if event[0] == "stats":
                     self._replies.pop(event[1]).set_result(event[2])
+                    continue
+                if event[0] == "paced":
+                    worker.paced = (time.monotonic(), [(float(r), int(p)) for r, p in event[1]])
                     continue
                 self._relay(event[1])
         except (EOFError, OSError):

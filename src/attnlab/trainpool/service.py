@@ -95,7 +95,9 @@ class TrainingService:
             "active": active,
             "queued": queued,
             "open_sockets": self.open_sockets,
-            **class_load(capacity, readers=readers, trainers=active + queued),
+            **class_load(
+                capacity, readers=readers, trainers=active + queued, paced=self.pool.paced_rates()
+            ),
         }
 
     def health(self) -> TrainingHealth:

@@ -16,7 +16,8 @@ Commands: ("open", sid, TrainConfig, max_steps, max_step_n), ("config", sid, Tra
 ("pause", sid), ("close", sid),
 ("stats", token), ("stop",).  Events: ("ready", steps_per_s alone, stacked),
 ("send", [(sid, text, ended), …]): the messages of one turn of the loop, where `ended` is True
-on the message that ends a run, and ("stats", token, counts).
+on the message that ends a run, ("stats", token, counts), and ("paced", [(steps/s, pace), …]):
+what the paced runs get, measured (every PACED_REPORT_S while there are some).
 """
 
 from __future__ import annotations
@@ -50,6 +51,10 @@ STACK_CHUNK = 2  # a stack's chunk may last twice a session's: stacking and unst
 MEASURE_S = 0.2  # how long the worker trains, at start, to measure a rate (alone, stacked)
 STACK_MEASURED = 4  # the stack measured at start: the capacity counts on stacks this big
 MEASURE_BURSTS = 5
+# What paced sessions get, as measured: each one's steps a second over its last few frames (an
+# average with this weight on the newest frame), told to the server every PACED_REPORT_S
+RATE_WEIGHT = 0.25
+PACED_REPORT_S = 1.0
 
 log = logging.getLogger("attnlab.trainpool")
 
@@ -65,6 +70,15 @@ class Run:
     quota: int = 0  # steps left in this frame (paced)
     records: list[dict[str, Any]] = field(default_factory=list)  # trained, not yet sent
     sent_at: float = 0.0
+    frame_done_at: float = 0.0  # when its last paced frame was trained (0: none yet)
+    rate: float = 0.0  # steps a second it got over its last frames (0: not measured yet)
+
+    def frame_done(self, steps: int, now: float) -> None:
+        """A paced frame of `steps` steps was trained at `now`: the measured rate follows."""
+        if self.frame_done_at:
+            got = steps / max(now - self.frame_done_at, 1e-6)
+            self.rate = got if not self.rate else self.rate + RATE_WEIGHT * (got - self.rate)
+        self.frame_done_at = now
 
 
 def measure_steps_per_s(factory: TrainerFactory = real_trainer) -> tuple[float, float]:
@@ -109,6 +123,7 @@ class Worker:
         self.share = FairShare()
         self.kept = KeptStacks()  # a paced class trains the same stacks frame after frame
         self.said: list[tuple[int, str, bool]] = []  # messages of this turn, sent by `_flush`
+        self._paced_told_at = 0.0
 
     def serve(self) -> None:
         while True:
@@ -142,6 +157,18 @@ class Worker:
         if self.said:
             self.conn.send(("send", self.said))
             self.said = []
+        self._tell_paced()
+
+    def _tell_paced(self) -> None:
+        """Every PACED_REPORT_S while paced runs train: what each gets, [(steps/s measured,
+        pace), …], for the capacity the server states (which forgets a report grown old)."""
+        now = time.monotonic()
+        if now - self._paced_told_at < PACED_REPORT_S:
+            return
+        paced = [(r.rate, r.pace) for r in self.runs.values() if r.goal is not None and r.rate]
+        if paced:
+            self.conn.send(("paced", paced))
+            self._paced_told_at = now
 
     def _stack_with(self, sid: int, due: list[int]) -> list[int]:
         """`sid` and up to STACK_MAX − 1 other due sessions it can train stacked with."""
@@ -220,6 +247,7 @@ class Worker:
         run.goal, run.pace = min(goal, session.max_steps), pace
         if not was_running:
             run.due, run.quota, run.sent_at = self._frame_start(), self._per_frame(pace), 0.0
+            run.frame_done_at, run.rate = 0.0, 0.0  # a new run is measured afresh
             self.share.add(sid)
         self._send(sid, session.state(running=True))
 
@@ -283,6 +311,8 @@ class Worker:
             self._send(sid, session.progress(run.records))
             run.records, run.sent_at = [], time.monotonic()
             if run.pace:  # the next frame; a worker that fell behind does not owe frames
+                if frame_done:
+                    run.frame_done(self._per_frame(run.pace), time.monotonic())
                 due = run.due + self.frame_s
                 run.due = due if due >= now else self._frame_start(now)
                 run.quota = self._per_frame(run.pace)

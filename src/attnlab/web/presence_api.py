@@ -38,6 +38,15 @@ CLASS_LOAD = {
         "capacity_while_dragging": {"type": "integer", "minimum": 0},
         "class_size": {"type": "integer", "minimum": 0},
         "over_capacity": {"type": "boolean"},
+        "paced_trainers": {"type": "integer", "minimum": 0},
+        "behind_pace": {"type": "integer", "minimum": 0},
+        "delivered_steps_per_s": {"type": "number", "minimum": 0},
+        "capacity_delivered": {
+            "type": ["integer", "null"],
+            "minimum": 0,
+            "description": "sessions the measured steps would train at the watch pace, when "
+            "some paced session falls behind (else null)",
+        },
         "teaching": {"type": "boolean", "description": "a class with a teacher's view (/ws/class)"},
     },
     "required": ["readers", "capacity_while_dragging", "class_size", "over_capacity"],
