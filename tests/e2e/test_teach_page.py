@@ -153,3 +153,48 @@ def test_axe_finds_no_violation_on_the_teacher_s_page(browser, lesson: str) -> N
     finally:
         teacher.context.close()
         learner.context.close()
+
+
+LOAD_BEHIND = {
+    "active": 32, "queued": 8, "capacity": 32, "readers": 40, "capacity_while_dragging": 17,
+    "over_capacity": True, "watch_pace": 200, "paced_trainers": 32, "behind_pace": 32,
+    "delivered_steps_per_s": 3560.4, "capacity_delivered": 17,
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("lang", "pieces"),
+    [
+        ("en", ["3560 steps a second", "32 of 32 learners", "enough for 17 at 200"]),
+        ("zh", ["每秒共给出 3560 步", "32 人中有 32 人", "够 17 人"]),
+    ],
+)
+def test_the_load_says_what_the_workers_measure_once_learners_fall_behind(
+    browser, lesson: str, lang: str, pieces: list[str]
+) -> None:
+    """drawLoad with the server's answer (capacity.class_load): the measured line appears when
+    some learner is behind the watch pace, in the teacher's language, and not otherwise."""
+    page = browser.new_context().new_page()
+    try:
+        page.goto(f"{lesson}/static/i18n/teach.en.json")  # any page of the origin will do
+        texts = page.evaluate(
+            """async ([load, lang]) => {
+                const G = await import("/static/js/teach/glance.js");
+                const I = await import("/static/js/lib/i18n.js");
+                const cat = await (await fetch(`/static/i18n/teach.${lang}.json`)).json();
+                const t = I.translator({ [lang]: cat }, () => lang);
+                const out = [];
+                for (const behind of [load.behind_pace, 0]) {
+                  const box = document.createElement("div");
+                  G.drawLoad(box, { ...load, behind_pace: behind }, t);
+                  out.push([...box.querySelectorAll("p")].map((p) => p.textContent));
+                }
+                return out;
+            }""",
+            [LOAD_BEHIND, lang],
+        )
+    finally:
+        page.context.close()
+    behind, at_pace = texts
+    assert len(behind) == 2 and len(at_pace) == 1 and at_pace[0] == behind[0]
+    assert all(piece in behind[1] for piece in pieces), behind[1]

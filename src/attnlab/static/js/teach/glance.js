@@ -25,7 +25,8 @@ export function drawSeats(list, view, t) {
   }
 }
 
-/** The server's own figures: sessions training / in line against what it says it can train. */
+/** The server's own figures: sessions training / in line against what it says it can train, and
+ * — when learners fall behind the watch pace — what its workers measure they deliver. */
 export function drawLoad(box, load, t) {
   clear(box);
   if (!load) return;
@@ -37,6 +38,12 @@ export function drawLoad(box, load, t) {
   html("p", { class: "teach-load-text", "data-capacity": load.capacity, text: t("teach.load", {
     training: load.active ?? 0, queued: load.queued ?? 0, capacity: load.capacity,
     readers: load.readers ?? 0, dragging: load.capacity_while_dragging ?? 0 }) }, box);
+  if (load.behind_pace > 0) {  // the workers measured learners below their pace: the machine is full
+    html("p", { class: "teach-load-text teach-load-measured", "data-delivered": load.capacity_delivered,
+      text: t("teach.loadMeasured", { steps: Math.round(load.delivered_steps_per_s),
+        behind: load.behind_pace, paced: load.paced_trainers, pace: load.watch_pace,
+        atPace: load.capacity_delivered }) }, box);
+  }
 }
 
 /**
