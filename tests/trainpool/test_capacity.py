@@ -93,3 +93,10 @@ def test_when_a_session_falls_behind_the_capacity_is_what_the_workers_deliver() 
     # a capacity set by hand is the teacher's: measured, said, not applied
     chosen = class_load(_capacity(chosen=30), readers=40, trainers=31, paced=got)
     assert chosen["capacity_while_dragging"] == 30 and chosen["capacity_delivered"] == 13
+
+
+def test_one_learner_a_little_below_the_pace_is_not_a_class_over_capacity() -> None:
+    c = _capacity(cost_s=0.0)
+    load = class_load(c, readers=1, trainers=1, paced=[(180.0, WATCH_PACE)])
+    assert load["behind_pace"] == 1 and load["capacity_delivered"] == 1
+    assert load["capacity_while_dragging"] == 1 and load["over_capacity"] is False

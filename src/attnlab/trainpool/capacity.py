@@ -24,7 +24,7 @@ session gets less than PACE_SHARE of its pace, the machine is doing all it can, 
 estimate said (readers dragging harder than the start-up request, other programs, a slower
 spell), and the capacity stated is what the workers deliver at the watch pace:
 
-    delivered = ⌊Σ steps/s the paced sessions get / 200⌋
+    delivered = max(1, ⌊Σ steps/s the paced sessions get / 200⌋)
 """
 
 from __future__ import annotations
@@ -128,7 +128,9 @@ def delivered(paced: Sequence[tuple[float, int]]) -> dict[str, Any]:
         "paced_trainers": len(paced),
         "behind_pace": behind,
         "delivered_steps_per_s": steps,
-        "capacity_delivered": math.floor(steps / WATCH_PACE) if behind else None,
+        # at least 1, as the capacity derived at start: a reader alone on a slow machine,
+        # at 180 steps/s, is one learner training, not a class over a capacity of 0
+        "capacity_delivered": max(1, math.floor(steps / WATCH_PACE)) if behind else None,
     }
 
 
