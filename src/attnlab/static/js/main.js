@@ -162,7 +162,8 @@ async function start() {
   const [, figures] = await Promise.all([loadStrings(firstLang), loadFigureList()]);
   const numbers = figureNumbers(figures.list);
   const [views] = await Promise.all([figureViews(buildShells(figures.list), figures.list), linkStyles(figures.list)]);
-  const store = createStore(views.specs, { hash: window.location.hash, lang: browserLang() });
+  const opened = window.location.hash; // the link as opened: writeURL may rewrite it before the text is in
+  const store = createStore(views.specs, { hash: opened, lang: browserLang() });
   const t = translator(pageStrings, () => store.state.lang);
   const markSymbols = initHighlight(document);
   const announce = createAnnouncer(document.getElementById("announcer"));
@@ -250,7 +251,7 @@ async function start() {
   wireLanguageSwitch(store, (lang) => text.prefetch(lang));
   writeURL();
   await text.show(); // the figures work meanwhile; the text arrives in a moment
-  missingPlace(window.location.hash).forEach((problem) => notice.add(problem)); // ids in the text too
+  missingPlace(opened).forEach((problem) => notice.add(problem)); // ids in the text too
   document.documentElement.classList.add("is-ready");
 }
 
