@@ -127,17 +127,22 @@ def test_small_static_files_are_read_once_while_unchanged(tmp_path) -> None:
 
     (tmp_path / "a.js").write_text("one")
     files = LessonStaticFiles(directory=tmp_path)
-    reads: list[str] = []
-    real = KeptFiles.read
-    files.kept.read = lambda path, stat: reads.append(path.name) or real(files.kept, path, stat)
     client = TestClient(files)  # (no lifespan: a bare StaticFiles answers only HTTP)
-    if True:
-        assert [client.get("/a.js").text for _ in range(3)] == ["one"] * 3
-        assert files.kept.cache.stats().entries == 1
-        (tmp_path / "a.js").write_text("two!")
-        os.utime(tmp_path / "a.js", ns=(1, 1))  # another time, another size: read again
-        assert client.get("/a.js").text == "two!"
-        assert client.get("/a.js", headers={"range": "bytes=1-2"}).text == "wo"  # from the disk
+    assert [client.get("/a.js").text for _ in range(3)] == ["one"] * 3
+    kept = files.kept.cache.stats()
+    assert (kept.entries, kept.computes, kept.hits) == (1, 1, 2)  # read from the disk once
+    (tmp_path / "a.js").write_text("two!")
+    os.utime(tmp_path / "a.js", ns=(1, 1))  # another time, another size: read again
+    assert client.get("/a.js").text == "two!"
+    assert files.kept.cache.stats().computes == 2
+    assert client.get("/a.js", headers={"range": "bytes=1-2"}).text == "wo"  # from the disk
+    # a file written while it is read is sent as read, and kept under no key
+    (tmp_path / "b.js").write_text("one")
+    stale = (tmp_path / "b.js").stat()
+    (tmp_path / "b.js").write_text("three")
+    before = files.kept.cache.stats().entries
+    assert files.kept.read(tmp_path / "b.js", stale) == b"three"
+    assert files.kept.cache.stats().entries == before
     big = tmp_path / "big.bin"
     big.write_bytes(b"x" * (KeptFiles.MAX_FILE + 1))
     assert files.kept.read(big, big.stat()) is None  # sent from the disk, never kept

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import time
 
 from tests.web.test_training_socket import _opened, _paused, _read_until
 
@@ -113,8 +114,6 @@ def test_open_sockets_are_bounded(make_client) -> None:
 def test_a_trainer_behind_its_pace_makes_the_capacity_what_the_workers_deliver(make_client):
     """The capacity stated while readers drag is an estimate; when a paced session gets less
     than its pace, it is what the workers measured they deliver (capacity.delivered)."""
-    import time
-
     client = make_client()
     with client.websocket_connect("/ws/train") as trainer:
         _opened(trainer)

@@ -30,6 +30,7 @@ N_PREFIX, N_NEW = 6, 8
 MODEL_LAYERS, MODEL_D, MODEL_HEADS = 2, 16, 2
 EXACT_TOL = 1e-12  # cached and recomputed outputs this close count as equal (rounding only)
 CONSTANTS = {"tokens": TOKENS, "n_prefix": N_PREFIX}  # the view sizes its grid before the data
+_CHECKED = ("max_abs_diff", "output_scale", "exact", "kv_diff_by_layer")  # mask_check's fields
 
 PARAMS: tuple[Param, ...] = (
     Param("mask", "choice", "causal", "attention mask", choices=MASK_KINDS),
@@ -92,9 +93,6 @@ def model_check(seed: int, kinds: tuple[MaskKind, ...] = MASK_KINDS) -> dict[str
         "tolerance": EXACT_TOL,
         **{name: {k: c[name] for k, c in checks.items()} for name in _CHECKED},
     }
-
-
-_CHECKED = ("max_abs_diff", "output_scale", "exact", "kv_diff_by_layer")
 
 
 def _passes(kind: MaskKind, cached: bool) -> list[dict[str, Any]]:

@@ -43,7 +43,7 @@ CLASS_LOAD = {
         "delivered_steps_per_s": {"type": "number", "minimum": 0},
         "capacity_delivered": {
             "type": ["integer", "null"],
-            "minimum": 0,
+            "minimum": 1,
             "description": "sessions the measured steps would train at the watch pace, when "
             "some paced session falls behind (else null)",
         },

@@ -29,11 +29,9 @@ def accepts_gzip(request: Request) -> bool:
     return "gzip" in request.headers.get("accept-encoding", "")
 
 
-def packed_json(body: bytes, *, gzipped: bool, headers: dict[str, str] | None = None) -> Response:
+def packed_json(body: bytes, *, gzipped: bool) -> Response:
     """A JSON answer as it is, or already gzipped (the GZipMiddleware passes that on)."""
-    headers = dict(headers or {})
-    if gzipped:
-        headers |= {"Content-Encoding": "gzip", "Vary": "Accept-Encoding"}
+    headers = {"Content-Encoding": "gzip", "Vary": "Accept-Encoding"} if gzipped else {}
     return Response(body, media_type="application/json", headers=headers)
 
 

@@ -66,7 +66,25 @@ class KeptFiles:
         """The file's bytes, or None for a file too large to keep (sent from the disk)."""
         if stat.st_size > self.MAX_FILE:
             return None
-        return self.cache.get((str(path), stat.st_size, stat.st_mtime_ns), path.read_bytes)
+
+        def whole() -> bytes:
+            body = path.read_bytes()
+            if len(body) != stat.st_size:  # written meanwhile: not what the key says
+                raise _Changed(body)
+            return body
+
+        try:
+            return self.cache.get((str(path), stat.st_size, stat.st_mtime_ns), whole)
+        except _Changed as changed:  # send it, keep nothing
+            return changed.body
+
+
+class _Changed(Exception):
+    """A kept file's read found other bytes than its stat promised."""
+
+    def __init__(self, body: bytes) -> None:
+        super().__init__("the file changed while it was read")
+        self.body = body
 
 
 class LessonStaticFiles(StaticFiles):
