@@ -198,3 +198,40 @@ def test_the_load_says_what_the_workers_measure_once_learners_fall_behind(
     behind, at_pace = texts
     assert len(behind) == 2 and len(at_pace) == 1 and at_pace[0] == behind[0]
     assert all(piece in behind[1] for piece in pieces), behind[1]
+
+
+@pytest.mark.parametrize("width", [390, 1400])
+def test_a_link_notice_in_a_class_stands_above_the_seat_box_and_closes(
+    browser, lesson: str, width: int
+) -> None:
+    """Both are docked at the bottom; at 390 px the seat box covered the notice's Dismiss button
+    (a tap landed on the box). The notice now rises above the box, and a tap or Escape closes it."""
+    phone = width == 390
+    context = browser.new_context(
+        viewport={"width": width, "height": 800}, has_touch=phone, is_mobile=phone
+    )
+    context.set_default_timeout(90_000)
+    try:
+        page = context.new_page()
+        page.goto(f"{lesson}/#nowhere")
+        page.wait_for_selector("[data-role=class-seat]")
+        page.wait_for_selector("#link-notice li")
+        page.wait_for_function(
+            "(() => { const n = document.querySelector('#link-notice').getBoundingClientRect();"
+            " const s = document.querySelector('section.class-show').getBoundingClientRect();"
+            " return n.bottom <= s.top; })()"
+        )
+        on_top = page.evaluate(
+            "(() => { const b = document.querySelector('#link-notice .link-notice-close');"
+            " const r = b.getBoundingClientRect(), x = r.x + r.width / 2, y = r.y + r.height / 2;"
+            " return b.contains(document.elementFromPoint(x, y)); })()"
+        )
+        assert on_top
+        if phone:
+            page.tap("#link-notice .link-notice-close")
+        else:
+            page.focus("#link-notice .link-notice-close")
+            page.keyboard.press("Escape")
+        page.wait_for_selector("#link-notice li", state="detached")
+    finally:
+        context.close()

@@ -21,6 +21,13 @@ export function showText(msg) {
 export function createClassShow({ t, store, onName }) {
   const box = html("section", { class: "class-show", hidden: true, "data-class": "" });
   document.body.append(box);
+  // The link notice is docked at the bottom too: it stands above this box (CSS --class-show-space:
+  // the box's height, its own gap to the edge, and a gap between them; 0 while it is hidden).
+  const GAP_PX = 8;
+  new ResizeObserver(() => {
+    const space = box.hidden ? 0 : box.offsetHeight + parseFloat(getComputedStyle(box).bottom) + GAP_PX;
+    document.documentElement.style.setProperty("--class-show-space", `${Math.ceil(space)}px`);
+  }).observe(box);
   let seat = null; // {number, name}
   let offer = null; // the teacher's latest message not yet acted on
   let following = true; // the learner has not said "stop following"
