@@ -23,8 +23,12 @@ SESSION_MARK = "ATTNLAB_TEST_SESSION"
 GRACE_S = 3.0  # children asked to stop in a fixture's teardown may take a moment to exit
 
 
-def mark_session() -> str:
-    """Mark this process, and so everything it starts from now on, as this session's."""
+def mark_session(*, inherit: bool = False) -> str:
+    """Mark this process, and so everything it starts from now on, as this session's; with
+    `inherit`, keep the mark this process was started with (an xdist worker: one mark for the
+    whole run, checked once by the process that started the workers)."""
+    if inherit and os.environ.get(SESSION_MARK):
+        return os.environ[SESSION_MARK]
     os.environ[SESSION_MARK] = mark = f"{os.getpid()}-{uuid.uuid4().hex[:12]}"
     return mark
 

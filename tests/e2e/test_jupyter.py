@@ -52,6 +52,20 @@ WIDGET_CELLS = {
 }
 
 
+# what a widget draws after its display, from the kernel's messages: FIG 2's first progress (its
+# table), FIG 7's layer timing
+LATER = {
+    "training": "td.cm-cell[data-value]:not([data-value=''])",
+    "tokens": ".layer-timing[data-n-timed]",
+}
+
+
+def frames(page: Any) -> None:
+    """Two animation frames of the page: what it scheduled for the next one has run (as
+    tests/e2e/waits.py, which jupyter_screenshots.py, a script, could not import from here)."""
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -232,7 +246,9 @@ def test_dragging_q_changes_the_kernels_weights(notebook: Any) -> None:
     for i in range(1, 11):  # up and to the left, towards the green key: q turns and shortens
         page.mouse.move(x - 16 * i, y - 6 * i)
     page.mouse.up()
-    time.sleep(0.5)  # the last move's message reaches the kernel (one per animation frame)
+    # the last move is sent on the next frame (widgets/src/adapter.js), before the check cell's
+    # run, on the same socket: the kernel takes it first
+    frames(page)
 
     after, same = weights_printed(run(page, "q_now = np.array(lk.settings"))
     assert after != before, "the kernel's q and weights did not follow the drag"
@@ -377,7 +393,9 @@ def test_training_in_the_kernel_draws_the_curve_below_2_cm(notebook: Any) -> Non
     page.wait_for_function("el => el.getAttribute('aria-pressed') === 'false'",
                            arg=train.element_handle())  # fmt: skip
     paused = step.get_attribute("data-value")
-    time.sleep(0.5)
+    # the paused state is the run's last message (widgets/training.py); the kernel's own step,
+    # printed after it, says that nothing was trained since
+    assert output_of(page, "print(tr.session.step)").strip() == paused
     assert step.get_attribute("data-value") == paused
 
 
@@ -389,8 +407,10 @@ def test_every_widget_fits_its_cell_on_a_tablet_and_a_phone(browser: Any, lab: s
     try:
         for name, source in WIDGET_CELLS.items():
             widget = run(page, source, timeout_s=120).locator(".attnlab-nb").last
-            widget.locator(".fig-body > *").first.wait_for()
-            page.wait_for_timeout(300)  # the first answer drawn
+            widget.locator(".fig-body > *").first.wait_for()  # drawn with the kernel's data
+            if name in LATER:
+                widget.locator(LATER[name]).first.wait_for(timeout=60_000)
+            frames(page)  # the drawings rescaled to the cell (svg.js)
             assert overflowing(widget) == [], (name, width)
     finally:
         page.context.close()

@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from tests.e2e.waits import frames, wait_settled
+
 MIN_LABEL_PX = 10
 
 # Every element of a figure, and every display formula, that is wider inside than its box and
@@ -42,8 +44,9 @@ def sized_page(request, browser: Any, server: str) -> Any:
     page = context.new_page()
     page.goto(f"{server}/#lang={lang}")
     page.wait_for_selector("html.is-ready")
-    page.wait_for_function("document.fonts.status === 'loaded'")
-    page.wait_for_timeout(600)  # the formulas' refit after the last font (lesson.js, 250 ms)
+    wait_settled(page)
+    page.wait_for_selector("#fig-tokens .layer-timing[data-n-timed]", timeout=60_000)  # its words
+    frames(page)  # the drawings rescaled to the last layout (svg.js)
     yield page
     context.close()
 

@@ -26,6 +26,9 @@ SLOTS_JS = """(panel) => [...document.querySelectorAll('main span.val[data-claim
   .filter(s => Boolean(s.closest('#check-panel')) === panel).map(s => [
   s.dataset.claim, s.dataset.name, s.dataset.fmt, s.textContent, s.matches('.pending')])"""
 SWEEP_ONLY = 4  # F2.2's and F2.6's 10th and 90th percentiles come from seed sweeps only
+# the settings of each answer of FIG 4 the try-its read (their listener is older: it runs first)
+ANSWERS = """window.__answers = []; document.addEventListener('attnlab:figure-data',
+  (e) => e.detail.name === 'position' && window.__answers.push(e.detail.data?.settings));"""
 
 
 def _measured(server: str) -> dict[str, Any]:
@@ -154,9 +157,11 @@ def test_a_try_it_ticks_when_the_reader_does_the_task(open_lesson) -> None:
     shift.click()
     shift.click()
     page.locator("#fig-position .stepper button").first.click()  # m − 1: the count starts again
+    page.evaluate(ANSWERS)
     shift.click()
     shift.click()
-    page.wait_for_timeout(300)
+    m, n = (int(v) for v in page.locator("#fig-position .stepper-value").all_inner_texts())
+    page.wait_for_function(f"window.__answers.some((s) => s?.m === {m} && s?.n === {n})")
     assert page.locator(f"{box}.is-done").count() == 0  # only two joint shifts since the reset
     shift.click()
     page.wait_for_selector(f"{box}.is-done")

@@ -143,10 +143,15 @@ def test_an_anchor_that_names_nothing_is_told_when_the_text_arrives_late(browser
     context = browser.new_context(locale="en-US")
     try:
         page = context.new_page()
-        page.route("**/api/lesson/**", lambda route: (time.sleep(0.6), route.continue_()))
+        held: list[Any] = []
+        page.route("**/api/lesson/**", lambda route: held.append(route))  # held until let go
         page.goto(f"{server}/#nowhere")
+        page.wait_for_function("location.hash === '#lang=en'")  # rewritten before the text came
+        deadline = time.monotonic() + 15  # the route's handler runs while Playwright waits
+        while not held and time.monotonic() < deadline:
+            page.wait_for_timeout(20)
+        held[0].continue_()
         page.wait_for_selector("html.is-ready")
-        assert page.evaluate("location.hash") == "#lang=en"  # rewritten before the text came
         page.wait_for_selector(f"{NOTICE} li")
         [item] = _notice_items(page)
         assert "nowhere" in item
@@ -222,8 +227,10 @@ def test_no_tex_source_in_what_the_reader_sees(open_lesson, lang: str) -> None:
     # every option of every exercise, and what the live region says of it; a tried option's
     # feedback stays open, so one scan at the end reads them all
     for option in page.locator(".exercise .ex-option").all():
+        # emptied here, the live region is written 30 ms after the click (lib/viewctx.js)
+        page.eval_on_selector("#announcer", "node => { node.textContent = ''; }")
         option.click()
-        page.wait_for_timeout(60)  # the announcer writes after 30 ms
+        page.wait_for_function("document.getElementById('announcer').textContent !== ''")
         heard.append(page.inner_text("#announcer"))
     assert page.locator(".ex-feedback:not([hidden])").count() == page.locator(".ex-option").count()
     found += _tex_left(page)
@@ -241,6 +248,10 @@ def test_no_tex_source_in_what_the_reader_sees(open_lesson, lang: str) -> None:
 
 def _box(page: Any, selector: str) -> dict[str, float]:
     return page.eval_on_selector(selector, "el => el.getBoundingClientRect().toJSON()")
+
+
+ON_SCREEN = """(sel) => { const r = document.querySelector(sel).getBoundingClientRect();
+  return r.top >= 0 && r.bottom <= innerHeight; }"""
 
 
 @pytest.mark.parametrize("viewport", [None, PHONE])
@@ -274,7 +285,7 @@ def test_try_its_tick_inside_their_figure(page, server, viewport) -> None:
     page.wait_for_function("document.activeElement?.id === 'try-rope-shift'")
     page.click("#try-rope-shift .try-back")
     page.wait_for_function("document.activeElement?.id === 'fig-position-tasks'")
-    page.wait_for_timeout(700)  # the smooth scroll
+    page.wait_for_function(ON_SCREEN, arg=tasks)  # the smooth scroll, however long it takes
     box = _box(page, tasks)
     assert box["top"] >= 0 and box["bottom"] <= page.viewport_size["height"]
     assert page.evaluate("location.hash").startswith("#lang=")  # still the state, not an anchor

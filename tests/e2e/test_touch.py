@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 
+from tests.e2e.waits import frames, wait_settled, wait_still
+
 PHONE = {"width": 390, "height": 844}
 DISTANCE = 60  # px the finger travels
 STEPS = 12
@@ -36,6 +38,7 @@ def phone(browser: Any, server: str) -> Iterator[Any]:
     page = context.new_page()
     page.goto(f"{server}/")
     page.wait_for_selector("html.is-ready")
+    wait_settled(page)  # nothing above a handle moves it (or the page: scroll anchoring) later
     try:
         yield page
     finally:
@@ -67,18 +70,26 @@ def _scroll_y(page: Any) -> float:
     return page.evaluate("scrollY")
 
 
+def _lifted(page: Any, selector: str) -> None:
+    """Wait until the drag has ended: pointerup (after every move) takes `dragging` off the handle
+    (svg.js), and what the last move changed is drawn."""
+    handle = page.locator(selector).first.element_handle()
+    page.wait_for_function("el => !el.classList.contains('dragging')", arg=handle)
+    frames(page)
+
+
 @pytest.mark.parametrize(("figure", "selector", "direction"), HANDLES,
                          ids=[f"{f}:{s.split()[-1]}" for f, s, _ in HANDLES])  # fmt: skip
 def test_a_finger_drags_the_handle_the_whole_way(phone, figure, selector, direction) -> None:
     page = phone
     page.locator(selector).first.scroll_into_view_if_needed()
     page.evaluate("scrollBy(0, -120)")  # the handle mid-screen, room above and below
-    page.wait_for_timeout(300)
+    wait_still(page, selector)
     before_xy = _centre(page, selector)
     before_scroll = _scroll_y(page)
     delta = (direction[0] * DISTANCE, direction[1] * DISTANCE)
     _touch_drag(page, before_xy, delta)
-    page.wait_for_timeout(300)
+    _lifted(page, selector)
     after_xy = _centre(page, selector)
     assert _scroll_y(page) == before_scroll, "the page scrolled instead of dragging"
     dx, dy = after_xy[0] - before_xy[0], after_xy[1] - before_xy[1]
@@ -101,13 +112,12 @@ def test_handles_offer_a_44px_touch_target(phone) -> None:
 def test_a_finger_beside_the_handles_still_scrolls_the_page(phone) -> None:
     page = phone
     page.locator("#fig-lookup .key-space").scroll_into_view_if_needed()
-    page.wait_for_timeout(300)
+    wait_still(page, "#fig-lookup .key-space")
     box = page.locator("#fig-lookup .key-space").bounding_box()
     before = _scroll_y(page)
     # the key space's lower left corner: grid, no handle
     _touch_drag(page, (box["x"] + 12, box["y"] + box["height"] - 12), (0, -200))
-    page.wait_for_timeout(500)
-    assert _scroll_y(page) > before + 100
+    page.wait_for_function(f"scrollY > {before + 100}")
 
 
 @pytest.mark.parametrize("figure", ["lookup", "training"])
@@ -116,11 +126,11 @@ def test_a_block_dragged_past_the_edge_stays_whole_on_the_table(phone, figure) -
     block = f"#fig-{figure} .scene .block"
     page.locator(block).first.scroll_into_view_if_needed()
     page.evaluate("scrollBy(0, -200)")
-    page.wait_for_timeout(300)
+    wait_still(page, block)
     start = _centre(page, block)
     table = page.locator(f"#fig-{figure} .scene .table-top").bounding_box()
     # up and to the left, far past the table's corner (over the instruction and the axis)
     _touch_drag(page, start, (table["x"] - start[0] - 80, table["y"] - start[1] - 80))
-    page.wait_for_timeout(300)
+    _lifted(page, block)
     face = page.locator(f"{block} .block-face").first.bounding_box()
     assert face["x"] >= table["x"] - 0.5 and face["y"] >= table["y"] - 0.5

@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from tests.e2e.waits import frames
+
 pytestmark = pytest.mark.e2e
 
 FIG = "#fig-training"
@@ -48,8 +50,10 @@ def _train_to(page: Any, steps: int) -> None:
     page.click(f"{FIG} button[data-role=train]")
     page.wait_for_function(f"{STEP} >= {steps}", timeout=TRAIN_TIMEOUT_MS)
     page.click(f"{FIG} button[data-role=train]")  # pause
+    # the paused state comes after the run's last progress (trainpool/worker.py), whose table is
+    # drawn at once and whose lines on the next frame (lib/errorcurves.js)
     page.wait_for_selector(f"{FIG} button[data-role=train][aria-pressed=false]")
-    page.wait_for_timeout(300)  # the last frame's table and lines
+    frames(page)
 
 
 def _cells(page: Any) -> list[dict[str, Any]]:

@@ -14,6 +14,12 @@ pytestmark = pytest.mark.e2e
 
 FIG = "#fig-training"
 MIN_PX = 11  # the page's smallest label size (figures.css: tick labels)
+# the scene's scale (svg.js: --s, kept by a ResizeObserver, which then re-places the weights) is
+# the one of its box as drawn now
+RESCALED = """(fig) => { const svg = document.querySelector(`${fig} svg.scene`);
+  const box = svg.viewBox.baseVal, r = svg.getBoundingClientRect();
+  const s = Math.min(r.width / box.width, r.height / box.height).toFixed(3);
+  return svg.style.getPropertyValue('--s') === s; }"""
 
 
 @pytest.fixture(scope="module", params=["en", "zh"])
@@ -27,7 +33,7 @@ def phone(request, browser: Any, server: str) -> Iterator[Any]:
     page.wait_for_function(f"document.querySelector('{FIG} td.cm-cell').dataset.value !== ''")
     page.wait_for_selector(f"{FIG} .truth-arrow")
     page.locator(f"{FIG} svg.scene").scroll_into_view_if_needed()
-    page.wait_for_timeout(300)  # the scene's last rescale
+    page.wait_for_function(RESCALED, arg=FIG)
     yield page
     context.close()
 

@@ -12,9 +12,9 @@ import time
 import pytest
 
 from attnlab.tabletop import TrainConfig
+from attnlab.trainpool import pool as pool_module
 from attnlab.trainpool.pool import (
     RESTARTED,
-    STOP_S,
     PoolStopped,
     TrainPool,
     ended_by,
@@ -98,7 +98,7 @@ def test_a_sigkilled_server_leaves_no_worker_alive_2_s_later(tmp_path) -> None:
         server.kill()
         t0 = time.monotonic()
         server.wait(timeout=10)
-        assert wait_gone(tree, 2.0) == [], [cmdline(p) for p in tree]
+        assert wait_gone(tree, 10.0) == [], [cmdline(p) for p in tree]  # typical: 0.01 s
         print(f"workers ended {time.monotonic() - t0:.3f} s after SIGKILL")
     finally:
         server.kill()
@@ -107,7 +107,13 @@ def test_a_sigkilled_server_leaves_no_worker_alive_2_s_later(tmp_path) -> None:
         kill_all(tree)
 
 
-def test_a_stop_during_start_ends_the_workers_being_started_and_start_publishes_none() -> None:
+def test_a_stop_during_start_ends_the_workers_being_started_and_start_publishes_none(
+    monkeypatch,
+) -> None:
+    # A pool that sent "stop" to a worker still measuring its speed would wait STOP_S for an
+    # answer it never reads: made 60 s here, so that mistake cannot hide inside a machine's
+    # slowness (typical: 0.05 s, as the terminated workers are not waited for)
+    monkeypatch.setattr(pool_module, "STOP_S", 60.0)
     pool = TrainPool(2, frame_s=0.04)
     outcome: list[BaseException] = []
 
@@ -129,7 +135,7 @@ def test_a_stop_during_start_ends_the_workers_being_started_and_start_publishes_
         pool.stop()
         took = time.monotonic() - t0
         print(f"pool.stop() during start() took {took:.3f} s")
-        assert took < STOP_S  # a starting worker is terminated: it reads no "stop" yet
+        assert took < 30  # a starting worker is terminated: it reads no "stop" yet
         starting.join(30)
         assert pool.alive() == 0 and not pool.started
         assert [type(e) for e in outcome] == [PoolStopped]
@@ -161,16 +167,16 @@ def test_a_stop_while_a_dead_worker_is_replaced_ends_the_replacement_quietly(cap
         pool.stop()
 
 
-def test_stop_shared_pools_ends_their_workers_and_a_new_pool_can_follow() -> None:
+def test_stop_shared_pools_ends_their_workers_and_a_new_pool_can_follow(monkeypatch) -> None:
+    monkeypatch.setattr(pool_module, "STOP_S", 60.0)  # ended by "stop" however busy the machine
     pool = shared_pool(1, frame_s=0.04)
     try:
         pool.start()
         assert pool.alive() == 1
-        t0 = time.monotonic()
+        workers = [w.process for w in pool._workers]
         stop_shared_pools()
-        took = time.monotonic() - t0
-        print(f"stop_shared_pools() took {took:.3f} s")
-        assert pool.alive() == 0 and took < STOP_S  # each worker ended at "stop", not killed
+        assert pool.alive() == 0
+        assert [w.exitcode for w in workers] == [0]  # each worker ended at "stop", not killed
         assert shared_pool(1, frame_s=0.04) is not pool
         again = shared_pool(1, frame_s=0.04)
         again.stop()  # a pool stopped on its own is replaced too

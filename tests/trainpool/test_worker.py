@@ -186,7 +186,11 @@ def test_the_worker_tells_what_its_paced_runs_get_and_who_falls_behind(worker) -
     conn.send(("run", 41, None, 200))  # 8 steps a 40 ms frame: any machine keeps up
     conn.send(("run", 42, None, 20_000))  # 800 steps a frame: none does (~2,500 steps/s alone)
     report = _paced_report(conn, {200, 20_000})
-    assert 0 < report[200] <= 1.2 * 200  # frames on a grid: never much faster than the pace
-    assert 0 < report[20_000] < PACE_SHARE * 20_000  # behind: capacity.delivered says so
+    # Measured, each: no bound on the one at pace, whose frames come after a late one sooner
+    # than a frame apart (the grid catches up: test_paced_sessions_begun_at_other_moments…), so
+    # its recent rate may pass its pace on a busy machine; the frames' own count is held to the
+    # grid in tests/web/test_training_socket.py
+    assert report[200] > 0
+    assert 0 < report[20_000] < PACE_SHARE * 20_000  # behind (8× what a core trains): it says so
     for sid in (41, 42):
         conn.send(("pause", sid))

@@ -42,12 +42,14 @@ def test_train_runs_in_a_thread_and_matches_the_trainer(widget) -> None:
 def test_pause_stops_a_run_and_keeps_the_model(widget) -> None:
     w, sent = widget
     w.train(20_000, pace=200)  # 100 s at the page's pace: paused long before
-    time.sleep(0.3)
+    deadline = time.monotonic() + 30
+    while w.trainer.step == 0 and time.monotonic() < deadline:
+        time.sleep(0.02)
     w.pause()
     step = w.trainer.step
     assert 0 < step < 20_000
     assert sent.of("train")[-1] == w.session.state(running=False)
-    time.sleep(0.2)
+    assert w.wait(timeout=0)  # the run's thread has ended: nothing trains on
     assert w.trainer.step == step
 
 

@@ -20,6 +20,7 @@ from attnlab.classroom.store import SeatsFull, Subscription, Topics
 
 PREFIX = "attnlab:class:"
 VALUE_TTL_S = 6 * 3600  # the experiment outlives no school day
+LISTEN_S = 10.0  # how long `listening` waits for the listener's subscription before going on
 
 
 class RedisStore:
@@ -34,6 +35,7 @@ class RedisStore:
         self.ttl_ms, self.max_seats = int(1000 * ttl_s), max_seats
         self._topics = Topics()
         self._listener: asyncio.Task[None] | None = None
+        self._subscribed = asyncio.Event()  # the listener's PSUBSCRIBE was answered
 
     async def join(self, key: str, name: str) -> Seat:
         seat = await self._seat(key)
@@ -76,9 +78,26 @@ class RedisStore:
         return None if raw is None else json.loads(raw)
 
     def subscribe(self, topic: str) -> Subscription:
+        self._start_listener()
+        return self._topics.subscribe(topic)
+
+    async def listening(self) -> None:
+        """Once the listener has subscribed: Redis drops a message published before, so a seat
+        told before then could miss what the teacher sent meanwhile. A Redis that does not
+        answer is waited for LISTEN_S at most (the listener's failure is logged where it ends)."""
+        listener = self._start_listener()
+        subscribed = asyncio.ensure_future(self._subscribed.wait())
+        try:
+            await asyncio.wait(
+                {listener, subscribed}, timeout=LISTEN_S, return_when="FIRST_COMPLETED"
+            )
+        finally:
+            subscribed.cancel()
+
+    def _start_listener(self) -> asyncio.Task[None]:
         if self._listener is None:
             self._listener = asyncio.get_running_loop().create_task(self._listen())
-        return self._topics.subscribe(topic)
+        return self._listener
 
     async def close(self) -> None:
         if self._listener is not None:
@@ -91,6 +110,7 @@ class RedisStore:
         """One pub/sub connection for this process; each message to its topic's subscriptions."""
         pubsub = self.client.pubsub(ignore_subscribe_messages=True)
         await pubsub.psubscribe(f"{PREFIX}*")
+        self._subscribed.set()
         try:
             async for message in pubsub.listen():
                 topic = str(message.get("channel", "")).removeprefix(PREFIX)

@@ -85,6 +85,9 @@ class ClassStore(Protocol):
 
     def subscribe(self, topic: str) -> Subscription: ...
 
+    async def listening(self) -> None:
+        """Returns once what is published from now on reaches this process's subscriptions."""
+
     async def close(self) -> None: ...
 
 
@@ -144,6 +147,9 @@ class MemoryStore:
 
     def subscribe(self, topic: str) -> Subscription:
         return self._topics.subscribe(topic)
+
+    async def listening(self) -> None:
+        return  # one process: a subscription hears what is published from the moment it is made
 
     async def close(self) -> None:
         self._seats.clear()

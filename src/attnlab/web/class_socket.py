@@ -95,18 +95,23 @@ class Learner:
         self.seat: Seat | None = None
 
     async def serve(self) -> None:
-        hello = await self._hello()
-        if hello is None:
-            return
+        # Subscribed before the seat is told, so nothing the teacher sends after the page has
+        # its seat is missed (what comes meanwhile waits in the subscription, relayed after it)
         subscription = self.store.subscribe(LEARNERS)
-        relay = asyncio.create_task(self._relay(subscription))
         try:
-            await self._read()
+            await self.store.listening()
+            hello = await self._hello()
+            if hello is None:
+                return
+            relay = asyncio.create_task(self._relay(subscription))
+            try:
+                await self._read()
+            finally:
+                relay.cancel()
+                await self.store.leave(hello.seat)
+                await self.store.publish(CHANGES, {"type": "changed"})
         finally:
             subscription.close()
-            relay.cancel()
-            await self.store.leave(hello.seat)
-            await self.store.publish(CHANGES, {"type": "changed"})
 
     async def _hello(self) -> Hello | None:
         try:

@@ -8,7 +8,7 @@ does not add this middleware at all.
 
 from __future__ import annotations
 
-import asyncio
+from asyncio import sleep
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -21,5 +21,5 @@ class FigureDelay:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["path"].startswith(FIGURE_PATHS):
-            await asyncio.sleep(self.delay_s)
+            await sleep(self.delay_s)
         await self.app(scope, receive, send)
