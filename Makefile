@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup serve train test lint bench browser nginx redis systemd clean widgets page notebook font
+.PHONY: setup serve train test check fuzz lint bench browser nginx redis systemd clean widgets page notebook font
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -79,8 +79,21 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 
+# Every test, on every core (pytest-xdist: a file's tests stay in one process, so a module's
+# server or browser starts once). A test that fails is run once more, and one that passes then
+# is named at the end as flaky (tests/flaky.py): a defect to mend, never a silent pass.
+PYTEST_ALL := -n auto --dist loadfile --reruns 1 --durations=15
+
 test: $(STAMP) browser nginx redis systemd lint $(E2E_ASSETS) $(WIDGET_TOOLS)
-	$(BIN)/pytest
+	$(BIN)/pytest $(PYTEST_ALL)
+
+# The edit-test loop: everything that needs no browser and no server process.
+check: $(STAMP) lint $(WIDGET_TOOLS)
+	$(BIN)/pytest -n auto --dist loadfile -m "not e2e and not server" --durations=10
+
+# The OpenAPI description against many more generated requests than `make test` sends.
+fuzz: $(STAMP)
+	ATTNLAB_SCHEMATHESIS_EXAMPLES=200 $(BIN)/pytest tests/web/test_openapi_conformance.py
 
 # Speed is measured here, not in tests: each script prints ratios against a reference measured
 # in the same run (PyTorch eager for training, the 50 ms / 20 ms budgets for figures and the API,

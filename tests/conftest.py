@@ -10,7 +10,10 @@ from __future__ import annotations
 import attnlab  # noqa: F401
 import numpy as np
 import pytest
+import os
+from pathlib import Path
 
+from attnlab.claims.runner import NICE_VARIABLE
 from tests.leftovers import leftovers, mark_session
 
 pytest_plugins = ["tests.flaky"]  # a test that passed only when run again is named at the end
@@ -18,8 +21,23 @@ _MARK = {}
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    # Every server the suite starts measures the claims as an equal of the tests beside it, not
+    # 10 nicer (the product's default, tested in tests/claims/test_runner.py): on a busy machine
+    # a niced measurement got a few per cent of a core, and waits for its numbers ran out
+    os.environ.setdefault(NICE_VARIABLE, "0")
     # before any test starts a process; an xdist worker keeps the mark of the run that started it
     _MARK["session"] = mark_session(inherit=hasattr(config, "workerinput"))
+
+
+_E2E = Path(__file__).parent / "e2e"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test under tests/e2e drives a browser or a server process: marked e2e, so that
+    `make check` (-m "not e2e and not server") leaves the folder out whatever its modules say."""
+    for item in items:
+        if _E2E in item.path.parents:
+            item.add_marker(pytest.mark.e2e)
 
 
 @pytest.fixture(autouse=True, scope="session")

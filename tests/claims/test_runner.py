@@ -121,16 +121,22 @@ def test_a_closed_measuring_process_starts_no_other() -> None:
     assert measuring._proc is None
 
 
-def test_the_measuring_process_gives_way_to_the_server() -> None:
-    """It runs MEASURE_NICE nicer than the server: readers and learners come first."""
-    from attnlab.claims.runner import MEASURE_NICE
+@pytest.mark.parametrize(("given", "nice"), [(None, 10), ("0", 0), ("3", 3), ("20", 10), ("x", 10)])
+def test_the_measuring_process_gives_way_to_the_server(monkeypatch, given, nice) -> None:
+    """It runs MEASURE_NICE nicer than the server: readers and learners come first (unless
+    NICE_VARIABLE says another niceness: the suite's servers measure as equals, tests/conftest)."""
+    from attnlab.claims.runner import MEASURE_NICE, NICE_VARIABLE
 
+    assert MEASURE_NICE == 10
+    monkeypatch.delenv(NICE_VARIABLE, raising=False)
+    if given is not None:
+        monkeypatch.setenv(NICE_VARIABLE, given)
     measuring = MeasuringProcess()
     try:
         assert measuring.call("clear") is None
         ours = os.getpriority(os.PRIO_PROCESS, 0)
         theirs = os.getpriority(os.PRIO_PROCESS, measuring._proc.pid)
-        assert theirs == min(19, ours + MEASURE_NICE)
+        assert theirs == min(19, ours + nice)
     finally:
         measuring.close()
 

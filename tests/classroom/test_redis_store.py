@@ -12,6 +12,8 @@ from attnlab.classroom.store import CHANGES, LEARNERS, SeatsFull
 from tests import aio
 from tests.redisserver import redis_server
 
+pytestmark = pytest.mark.server  # starts a server process: not in `make check`
+
 A, B, C = "a" * 32, "b" * 32, "c" * 32
 
 

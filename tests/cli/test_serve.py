@@ -15,6 +15,8 @@ from attnlab.cli import build_parser, main
 from attnlab.cli import serve as serve_cli
 from attnlab.params import ParamError
 
+pytestmark = pytest.mark.server  # starts a server process: not in `make check`
+
 
 def _taken_port() -> socket.socket:
     holder = socket.socket()

@@ -29,6 +29,8 @@ from tests.ports import free_port, port_open
 from tests.proctree import alive, descendants, parent
 from tests.redisserver import client_count, redis_server
 
+pytestmark = pytest.mark.server  # starts a server process: not in `make check`
+
 STOP_BOUND_S = 5.0  # the bound for a signal that the server sees
 ORPHAN_BOUND_S = 2.0  # and for a worker whose server was killed outright
 START_S = 90.0  # a busy machine starts the training workers slowly

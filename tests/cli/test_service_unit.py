@@ -24,6 +24,8 @@ import pytest
 from attnlab.cli import build_parser
 from tests.ports import free_port
 
+pytestmark = pytest.mark.server  # starts a server process: not in `make check`
+
 ROOT = Path(__file__).resolve().parents[2]
 UNIT = ROOT / "docs" / "attnlab.service"
 README = ROOT / "README.md"

@@ -29,6 +29,37 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 VIEWPORT = {"width": 1280, "height": 900}
 
 
+def kept_measurements() -> Any:
+    """The claims runner of every server this process runs in a thread (made on first use).
+
+    Each app would measure every claim again (its fast checks at start-up, ~13 s of CPU; the
+    seed sweeps once a page asks for the text, about a minute more) beside the tests, for
+    numbers that cannot differ: one runner measures them once and each server shows them.
+    """
+    from attnlab.claims.runner import Measurements
+
+    class Kept(Measurements):
+        def close(self) -> None:  # a server's shutdown: kept for the next one
+            pass
+
+        def end(self) -> None:
+            super().close()
+
+    if not _KEPT:
+        _KEPT.append(Kept())
+    return _KEPT[0]
+
+
+_KEPT: list[Any] = []
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _end_kept_measurements() -> Iterator[None]:
+    yield
+    while _KEPT:
+        _KEPT.pop().end()
+
+
 @contextlib.contextmanager
 def run_server(
     port: int = 0, *, wrap: Callable[[Any], Any] | None = None, **limits: Any
@@ -45,6 +76,7 @@ def run_server(
     sock.listen(64)
     port = sock.getsockname()[1]
     app = create_app(WebSettings(**limits))
+    app.state.measurements = kept_measurements()  # the lifespan starts it, and keeps it
     served = wrap(app) if wrap else app  # a wrapper passes the lifespan on to the app
     server = uvicorn.Server(uvicorn.Config(served, log_level="warning"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)

@@ -120,6 +120,7 @@ def test_text_that_is_not_unicode_is_a_400_and_a_bug_a_json_500() -> None:
         }
 
 
+@pytest.mark.server  # redis-server
 def test_the_shutdown_closes_the_shared_class_store(tmp_path: Path) -> None:
     """`--store redis://…`: when the app's shutdown has run (the event loop still running, as
     in a server that stops), its pub/sub listener has ended and no connection to Redis is open."""

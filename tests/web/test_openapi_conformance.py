@@ -24,7 +24,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-pytestmark = pytest.mark.slow  # 2–3 minutes a seed on a busy 2-core machine
+pytestmark = [pytest.mark.slow, pytest.mark.server]  # a server process, a minute a seed
 
 # `make test` sends this many requests an operation and phase; `make fuzz` many more (its own
 # target: a long run is no part of the edit-test loop)

@@ -49,15 +49,30 @@ def measure_claim(cid: str, full: bool) -> dict[str, Any]:
 
 _CALLS: dict[str, Callable[..., Any]] = {"measure": measure_claim, "clear": clear_caches}
 MEASURE_NICE = 10  # the measuring process's niceness above the server's (CFS: ~1/10 the share)
+NICE_VARIABLE = "ATTNLAB_MEASURE_NICE"  # another niceness for every server this one starts
 
 
-def _serve_calls(conn: Any) -> None:
+def measure_nice() -> int:
+    """MEASURE_NICE, or 0–19 from NICE_VARIABLE: a test suite's servers measure as equals (the
+    machine's other work is the suite's own, and at 10 a busy machine left them a few per cent
+    of a core); anything else there is named in the log and ignored."""
+    given = os.environ.get(NICE_VARIABLE)
+    if given is None:
+        return MEASURE_NICE
+    if given.isdigit() and int(given) <= 19:
+        return int(given)
+    log.warning("%s=%r is not a niceness from 0 to 19: measuring at %d", NICE_VARIABLE, given,
+                MEASURE_NICE)  # fmt: skip
+    return MEASURE_NICE
+
+
+def _serve_calls(conn: Any, nice: int) -> None:
     """The child's loop: (name, args) in, the call's result out, until the pipe closes."""
     as_child()
     # Measuring is background work: readers' requests and learners' training come first. At
     # the normal priority a class joining a server that had just begun its sweeps waited for
     # them (300 ms of CPU a page went to the measuring); a seed sweep's processes inherit this.
-    os.nice(MEASURE_NICE)
+    os.nice(nice)
     while True:
         try:
             name, args = conn.recv()
@@ -82,7 +97,8 @@ class MeasuringProcess:
     interpreter exits (multiprocessing's exit hook would wait for it), `_close_all` makes sure.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, *, nice: int | None = None) -> None:
+        self.nice = measure_nice() if nice is None else nice  # above the server's
         self._lock = threading.Lock()  # a start and a close never interleave
         self._proc: Any = None
         self._conn: Any = None
@@ -98,7 +114,7 @@ class MeasuringProcess:
             if self._proc is None or not self._proc.is_alive():
                 conn, child = spawn_context().Pipe()
                 proc = spawn_context().Process(
-                    target=_serve_calls, args=(child,), name="attnlab-claims"
+                    target=_serve_calls, args=(child, self.nice), name="attnlab-claims"
                 )
                 proc.start()
                 child.close()
@@ -160,6 +176,8 @@ class Measurements:
     ids: the claims to measure (None: every claim of the registry, in its order).
     text_needs: the "ID.name" values the lesson's text quotes (None: ask `attnlab.lesson`). A
     claim whose fast check lacks one of them gets its slow check (a seed sweep) measured too.
+    in_process: measure in this process (tests that patch the engine); nice: the measuring
+    process's niceness above this one's (None: `measure_nice()`).
     Every store is keyed by claim id (and mode), so it holds at most 2 × len(CLAIM_IDS) entries.
     """
 
@@ -169,9 +187,10 @@ class Measurements:
         ids: Iterable[str] | None = None,
         text_needs: Iterable[str] | None = None,
         in_process: bool = False,
+        nice: int | None = None,
     ) -> None:
         self._ids = None if ids is None else frozenset(ids)
-        self._where = InThisProcess() if in_process else MeasuringProcess()
+        self._where = InThisProcess() if in_process else MeasuringProcess(nice=nice)
         self._lock = threading.Lock()  # guards everything below; never held while measuring
         self.measuring = threading.Lock()  # held by the worker around each claim it measures
         self._cancel = threading.Event()
