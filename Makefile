@@ -82,7 +82,9 @@ lint: $(STAMP)
 # Every test, on every core (pytest-xdist: a file's tests stay in one process, so a module's
 # server or browser starts once). A test that fails is run once more, and one that passes then
 # is named at the end as flaky (tests/flaky.py): a defect to mend, never a silent pass.
-PYTEST_ALL := -n auto --dist loadfile --reruns 1 --durations=15
+# --tb=native: Python 3.11's ast.parse can fail beside Playwright's greenlets ("AST constructor
+# recursion depth mismatch", pytest-dev/pytest#10763), and pytest's own traceback parses source
+PYTEST_ALL := -n auto --dist loadfile --reruns 1 --durations=15 --tb=native
 
 test: $(STAMP) browser nginx redis systemd lint $(E2E_ASSETS) $(WIDGET_TOOLS)
 	$(BIN)/pytest $(PYTEST_ALL)

@@ -24,40 +24,17 @@ from typing import Any
 
 import pytest
 
+from tests.e2e.kept import end_kept_measurements, kept_measurements
+
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 VIEWPORT = {"width": 1280, "height": 900}
 
 
-def kept_measurements() -> Any:
-    """The claims runner of every server this process runs in a thread (made on first use).
-
-    Each app would measure every claim again (its fast checks at start-up, ~13 s of CPU; the
-    seed sweeps once a page asks for the text, about a minute more) beside the tests, for
-    numbers that cannot differ: one runner measures them once and each server shows them.
-    """
-    from attnlab.claims.runner import Measurements
-
-    class Kept(Measurements):
-        def close(self) -> None:  # a server's shutdown: kept for the next one
-            pass
-
-        def end(self) -> None:
-            super().close()
-
-    if not _KEPT:
-        _KEPT.append(Kept())
-    return _KEPT[0]
-
-
-_KEPT: list[Any] = []
-
-
 @pytest.fixture(autouse=True, scope="session")
 def _end_kept_measurements() -> Iterator[None]:
     yield
-    while _KEPT:
-        _KEPT.pop().end()
+    end_kept_measurements()
 
 
 @contextlib.contextmanager

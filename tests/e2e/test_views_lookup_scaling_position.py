@@ -33,7 +33,7 @@ def _hash_setting(page: Any, key: str) -> str | None:
     return None
 
 
-def _eventually(check: Callable[[], bool], timeout: float = 8.0) -> None:
+def _eventually(check: Callable[[], bool], timeout: float = 30.0) -> None:
     """Poll `check` until it holds: answers arrive a frame or more after the action."""
     end = time.monotonic() + timeout
     while not check():

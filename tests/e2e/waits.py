@@ -6,6 +6,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+SWEEP_ONLY = 4  # values of the text that only a seed sweep gives: F2.2's and F2.6's percentiles
+
 # `n` animation frames: what the page scheduled for its next frame (a drawing) and the
 # ResizeObservers of a layout made before have run (frame callbacks run in the order asked).
 FRAMES = """(n) => new Promise((done) => {

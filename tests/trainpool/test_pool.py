@@ -169,6 +169,8 @@ def test_a_stop_while_a_dead_worker_is_replaced_ends_the_replacement_quietly(cap
 
 def test_stop_shared_pools_ends_their_workers_and_a_new_pool_can_follow(monkeypatch) -> None:
     monkeypatch.setattr(pool_module, "STOP_S", 60.0)  # ended by "stop" however busy the machine
+    # this test's pools alone: the servers this process still runs for other tests keep theirs
+    monkeypatch.setattr(pool_module, "_POOLS", {})
     pool = shared_pool(1, frame_s=0.04)
     try:
         pool.start()
