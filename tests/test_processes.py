@@ -13,6 +13,7 @@ import textwrap
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -100,14 +101,16 @@ def spawnable(monkeypatch) -> None:
     monkeypatch.syspath_prepend(str(Path(__file__).parents[1]))
 
 
-def _ignore_sigterm_and_sleep() -> None:
+def _ignore_sigterm_and_sleep(ready: Any) -> None:
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    ready.set()
     time.sleep(60)
 
 
 @pytest.mark.usefixtures("spawnable")
 def test_stop_processes_kills_a_child_that_ignores_sigterm_within_its_deadline() -> None:
-    procs = [spawn_context().Process(target=_ignore_sigterm_and_sleep, daemon=True)]
+    ready = spawn_context().Event()
+    procs = [spawn_context().Process(target=_ignore_sigterm_and_sleep, args=(ready,), daemon=True)]
     procs.append(spawn_context().Process(target=time.sleep, args=(60,), daemon=True))
     procs.append(spawn_context().Process(target=time.sleep, args=(0,), daemon=True))
     never_started = spawn_context().Process(target=time.sleep, args=(0,))
@@ -115,15 +118,18 @@ def test_stop_processes_kills_a_child_that_ignores_sigterm_within_its_deadline()
         for p in procs:
             p.start()
         procs[2].join(10)  # already ended: no error
-        time.sleep(1.0)  # the first has set its SIGTERM handler
-        timeout_s = 0.3
+        assert ready.wait(30)  # the first has set its SIGTERM handler
+        # One deadline for all, then the graces: typical 2.55 s. A deadline each would take at
+        # least 2 × 2 s for the two that wait it out, then a grace: 4.5 s; the bound between
+        # leaves a busy machine 1.45 s of slack.
+        timeout_s = 2.0
         t0 = time.monotonic()
         stop_processes([*procs, never_started], timeout_s=timeout_s)
         took = time.monotonic() - t0
         assert not any(p.is_alive() for p in procs)
         assert procs[0].exitcode == -signal.SIGKILL  # ignored SIGTERM: killed
         assert procs[1].exitcode == -signal.SIGTERM  # terminated, as it ignored nothing
-        assert took < timeout_s + 2 * GRACE_S + 0.2  # one deadline for all, then the graces
+        assert took < timeout_s + 2 * GRACE_S + 1.0
     finally:
         for p in procs:
             if p.pid is not None:

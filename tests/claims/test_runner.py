@@ -158,7 +158,7 @@ def test_closing_it_mid_sweep_leaves_neither_it_nor_the_sweep_s_processes() -> N
             time.sleep(0.02)
         assert len(tree) == 3
         measuring.close()
-        assert wait_gone(tree, 2.0) == []
+        assert wait_gone(tree, 2.0) == []  # they watch their parent: typical 0.25 s (WATCH_S)
     finally:
         measuring.close()
         thread.join(WAIT_S)

@@ -14,8 +14,16 @@ import pytest
 from attnlab.cli import build_parser, main
 from attnlab.cli import serve as serve_cli
 from attnlab.params import ParamError
+from attnlab.trainpool import pool as pool_module
 
 pytestmark = pytest.mark.server  # starts a server process: not in `make check`
+
+
+@pytest.fixture(autouse=True)
+def _own_shared_pools(monkeypatch) -> None:
+    """`serve` run in this process stops the shared training pools as it ends: this test's own,
+    not those of servers other tests run in this process (pytest-xdist mixes their files)."""
+    monkeypatch.setattr(pool_module, "_POOLS", {})
 
 
 def _taken_port() -> socket.socket:
