@@ -10,10 +10,8 @@ from __future__ import annotations
 import attnlab  # noqa: F401
 import numpy as np
 import pytest
-import os
 from pathlib import Path
 
-from attnlab.claims.runner import NICE_VARIABLE
 from tests.leftovers import leftovers, mark_session
 
 pytest_plugins = ["tests.flaky"]  # a test that passed only when run again is named at the end
@@ -21,10 +19,6 @@ _MARK = {}
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    # Every server the suite starts measures the claims as an equal of the tests beside it, not
-    # 10 nicer (the product's default, tested in tests/claims/test_runner.py): on a busy machine
-    # a niced measurement got a few per cent of a core, and waits for its numbers ran out
-    os.environ.setdefault(NICE_VARIABLE, "0")
     # before any test starts a process; an xdist worker keeps the mark of the run that started it
     _MARK["session"] = mark_session(inherit=hasattr(config, "workerinput"))
 
@@ -32,21 +26,33 @@ def pytest_configure(config: pytest.Config) -> None:
 _E2E = Path(__file__).parent / "e2e"
 
 
+_LONG = ("e2e", "server", "slow")  # a file with such a test takes seconds to minutes
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Every test under tests/e2e drives a browser or a server process: marked e2e, so that
-    `make check` (-m "not e2e and not server") leaves the folder out whatever its modules say."""
+    `make check` (-m "not e2e and not server") leaves the folder out whatever its modules say.
+
+    The files with long tests go first, each kept whole (a stable sort): pytest-xdist hands out
+    files in this order (--dist loadfile), and a long one handed out last kept one core busy
+    while the other had finished (schemathesis: a minute and a half at the end of a run)."""
     for item in items:
         if _E2E in item.path.parents:
             item.add_marker(pytest.mark.e2e)
+    long = {item.path for item in items if any(item.get_closest_marker(m) for m in _LONG)}
+    items.sort(key=lambda item: item.path not in long)
 
 
 @pytest.fixture(autouse=True, scope="session")
 def _stop_training_pools():
-    """Apps served in this process share training pools (trainpool.pool): stopped at the end."""
+    """Apps served in this process share training pools (trainpool.pool), and the kept ones a
+    claims runner (tests/kept.py): stopped at the end."""
     yield
     from attnlab.trainpool.pool import stop_shared_pools
+    from tests.kept import end_kept_measurements
 
     stop_shared_pools()
+    end_kept_measurements()
 
 
 @pytest.hookimpl(trylast=True)  # after xdist has ended its workers

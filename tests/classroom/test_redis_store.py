@@ -62,10 +62,8 @@ def test_a_message_reaches_the_subscribers_of_every_process(redis_url: str) -> N
         one, two = await _fresh(redis_url), _store(redis_url)
         here, there = one.subscribe(LEARNERS), two.subscribe(LEARNERS)
         other = two.subscribe(CHANGES)
-        for _ in range(600):  # until each process's listener has subscribed (≤ 30 s)
-            if await one.client.pubsub_numpat() >= 2:
-                break
-            await asyncio.sleep(0.05)
+        await one.listening()  # each process's listener has subscribed
+        await two.listening()
         await one.publish(LEARNERS, {"type": "show", "n": 1})
         got = [await asyncio.wait_for(s.get(), 5) for s in (here, there)]
         await one.close()

@@ -24,17 +24,11 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.kept import end_kept_measurements, kept_measurements
+from tests.kept import kept_measurements
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 VIEWPORT = {"width": 1280, "height": 900}
-
-
-@pytest.fixture(autouse=True, scope="session")
-def _end_kept_measurements() -> Iterator[None]:
-    yield
-    end_kept_measurements()
 
 
 @contextlib.contextmanager

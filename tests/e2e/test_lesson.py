@@ -14,8 +14,8 @@ import pytest
 from attnlab import lesson
 from attnlab.claims import CLAIM_IDS
 from attnlab.lesson.values import format_value, slot_tex
-from tests.e2e.kept import kept_measurements
 from tests.e2e.waits import SWEEP_ONLY
+from tests.kept import kept_measurements
 
 pytestmark = pytest.mark.e2e
 
@@ -298,7 +298,6 @@ def _neutral(text: str) -> bool:
 
 
 def test_check_the_numbers_shows_every_claim_and_reruns_live(open_lesson, server) -> None:
-    kept_measurements().sweeps()  # as a reader's page asks for them (see kept_measurements)
     page = open_lesson()
     every = len(CLAIM_IDS)  # the panel fills in as the claims are measured: wait for all
     panel = f"document.querySelectorAll('#check-panel .claim').length === {every}"
@@ -311,8 +310,8 @@ def test_check_the_numbers_shows_every_claim_and_reruns_live(open_lesson, server
     assert [c for c, _ in rows] == [c for c in CLAIM_IDS if c in measured]  # shown: the registry's
     button = page.locator("#check-panel button[data-role=rerun]")
     idle = "!document.querySelector('#check-panel button[data-role=rerun]').disabled"
-    # the server may still be measuring the sweeps (typical: 60–90 s of the run; the deadlines
-    # are a hang's, far above what a machine with two busy processes beside the run takes)
+    # the server may still be measuring the sweeps another test asked for (typical: none, or
+    # 60–90 s; the deadlines are a hang's, far above what a busy machine takes)
     page.wait_for_function(idle, timeout=600_000)
     button.click()
     page.wait_for_selector("#check-panel .claim.fresh", timeout=180_000)  # typical: 15 s

@@ -12,6 +12,7 @@ from urllib.parse import urljoin
 import pytest
 
 from attnlab.web import WebSettings, create_app
+from tests.kept import kept_measurements
 
 # Starlette warns (at import) that its TestClient prefers the `httpx2` package; this project pins
 # `httpx`. The warning is about packaging, not about our code, so it is silenced for this import.
@@ -51,7 +52,9 @@ def make_client() -> Iterator[MakeClient]:
 @pytest.fixture(scope="session")
 def client() -> Iterator[TestClient]:
     """The app with its default limits, shared: requests leave no state behind."""
-    with LocalClient(create_app()) as shared:
+    app = create_app()
+    app.state.measurements = kept_measurements()  # measured once for this process's servers
+    with LocalClient(app) as shared:
         yield shared
 
 

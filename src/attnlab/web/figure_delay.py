@@ -15,11 +15,16 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 FIGURE_PATHS = "/api/figures/"  # one figure's data; the list (/api/figures) is not delayed
 
 
+def delayed(scope: Scope) -> bool:
+    """Whether this request waits: one figure's data, not the list nor anything else."""
+    return scope["type"] == "http" and scope["path"].startswith(FIGURE_PATHS)
+
+
 class FigureDelay:
     def __init__(self, app: ASGIApp, delay_s: float) -> None:
         self.app, self.delay_s = app, delay_s
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope["path"].startswith(FIGURE_PATHS):
+        if delayed(scope):
             await sleep(self.delay_s)
         await self.app(scope, receive, send)

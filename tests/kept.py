@@ -1,10 +1,13 @@
-"""One claims runner for every lesson server the tests run in this process, kept in a module of
-its own so that the conftest and the tests that ask it for the sweeps hold the same one.
+"""One claims runner for the lesson servers a test process keeps (the e2e servers, the web
+tests' shared client), in a module of its own so that the conftests and the tests that ask it
+for the sweeps hold the same one.
 
 Each app would measure every claim again (its fast checks at start-up, ~13 s of CPU; the seed
 sweeps once a page asks for the text, about a minute more) beside the tests, for numbers that
 cannot differ: one runner measures them once and each server shows them, the sweeps only when a
-test asks for them (`kept_measurements().sweeps()`).
+test asks for them (`kept_measurements().sweeps()`). It measures as an equal of the tests beside
+it (nice 0): they wait for its numbers, and at MEASURE_NICE a busy machine left it a few per cent
+of a core.
 """
 
 from __future__ import annotations
@@ -32,9 +35,9 @@ _KEPT: list[KeptMeasurements] = []
 
 
 def kept_measurements() -> KeptMeasurements:
-    """The claims runner of every server this process runs in a thread (made on first use)."""
+    """The claims runner of the servers this process keeps (made on first use)."""
     if not _KEPT:
-        _KEPT.append(KeptMeasurements())
+        _KEPT.append(KeptMeasurements(nice=0))
     return _KEPT[0]
 
 
