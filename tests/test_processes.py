@@ -199,6 +199,9 @@ def test_a_keyboard_interrupt_while_mapping_leaves_no_child() -> None:
             time.sleep(0.05)
         os.kill(os.getpid(), signal.SIGINT)  # as Ctrl+C does, to this process only
 
+    # Python's own Ctrl+C handler, whatever this process was started with: a shell without job
+    # control starts its background commands with SIGINT ignored, and so the test runner
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     threading.Thread(target=interrupt_once_they_run, daemon=True).start()
     try:
         with pytest.raises(KeyboardInterrupt):
@@ -206,6 +209,7 @@ def test_a_keyboard_interrupt_while_mapping_leaves_no_child() -> None:
         assert len(started) == 2
         assert wait_gone(started, 0.1) == []  # stopped before the interrupt went on
     finally:
+        signal.signal(signal.SIGINT, previous)
         kill_all(_children_of_this_test(before))
 
 

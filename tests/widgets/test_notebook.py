@@ -23,7 +23,7 @@ NOTEBOOK, WIDGET = outputs.NOTEBOOK, outputs.WIDGET
 MAX_BYTES = 320_000  # the stored notebook: eight small PNGs and the text
 PIXEL_TOL = 0.02  # mean |Δ| of a stored PNG against a fresh one (0–1): font rendering, not content
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.server]  # a Jupyter kernel: not in `make check`
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ import pytest
 
 from attnlab.widgets.viewers import cell_request, live_front_end
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.server]  # a Jupyter kernel: not in `make check`
 
 COUNTING = """from attnlab import widgets
 from attnlab.widgets.base import FigureWidget
