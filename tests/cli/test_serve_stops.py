@@ -32,7 +32,7 @@ from tests.redisserver import client_count, redis_server
 
 pytestmark = pytest.mark.server  # starts a server process: not in `make check`
 
-STOP_BOUND_S = 5.0  # the issue's bound for a signal that the server sees (typical: TBD)
+STOP_BOUND_S = 5.0  # the issue's bound for a signal that the server sees (typical: 0.3–0.5 s)
 ORPHAN_BOUND_S = 2.0  # and for a worker whose server was killed outright (typical: 0.25 s)
 START_S = 90.0  # a busy machine starts the training workers slowly
 SWEEP_S = 180.0  # the claims' fast checks come first, then the sweep the text quotes
